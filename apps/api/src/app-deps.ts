@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config/config.js';
+import type { Clock } from './db/clock.js';
+import type { Database } from './db/types.js';
+import type { Logger } from './http/logger.js';
+import type { JobQueue } from './queue/job-queue.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { BlobStore } from './storage/blob-store.js';
+
+/** What routes and jobs need; built once by the service and passed down (no globals). */
+export interface AppDeps {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  limiter: RateLimiter;
+  blobs: BlobStore;
+  queue: JobQueue;
+  logger: Logger;
+}

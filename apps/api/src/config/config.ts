@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The environment of decisions.md ("Running the service"), plus a few operator knobs. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_BASE_URL: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^https?:\/\//.test(u), 'must be an absolute http(s) URL')
+    .optional(),
+  DATABASE_URL: z
+    .string()
+    .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// connection string')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name such as cf-connecting-ip')
+    .optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.enum(['true', 'false']).default('false'),
+  /** `all` (API + workers, the only choice on the embedded database), `api` or `worker`. */
+  PROCESS_ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Size of the PostgreSQL connection pool of one process. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  publicBaseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminToken: string | undefined;
+  clientIpHeader: string | undefined;
+  webhookAllowPrivateNetworks: boolean;
+  processRole: 'all' | 'api' | 'worker';
+  logLevel: string;
+  databasePoolSize: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const blankToUndefined = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === '' ? undefined : v]));
+  const parsed = envSchema.safeParse(blankToUndefined);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (!e.DATABASE_URL && e.PROCESS_ROLE !== 'all') {
+    throw new ConfigError(
+      'Invalid configuration:\n  PROCESS_ROLE: the embedded database serves one process; set DATABASE_URL to split API and workers',
+    );
+  }
+  const urlHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://${urlHost}:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    adminToken: e.ADMIN_TOKEN,
+    clientIpHeader: e.CLIENT_IP_HEADER?.toLowerCase(),
+    webhookAllowPrivateNetworks: e.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+    processRole: e.PROCESS_ROLE,
+    logLevel: e.LOG_LEVEL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+  };
+}

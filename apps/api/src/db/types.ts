@@ -1,0 +1,134 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps come back as Date; we write them through SQL expressions of the shared clock. */
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null, Date | string | null>;
+/** jsonb: read as parsed JSON, written as a JSON string. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface TenantsTable {
+  id: string;
+  name: string;
+  credits: number;
+  webhook_url: string | null;
+  /** Kept in clear: it is the HMAC key of every delivery, so it must be usable, never shown. */
+  webhook_secret: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  tenant_id: string;
+  family: 'publishable' | 'secret';
+  mode: 'live' | 'test';
+  /** SHA-256 of the full key: keys are 128+ bit random, so a fast hash is safe and indexable. */
+  key_hash: string;
+  allowed_origins: Json<string[]>;
+  revoked_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
+export interface VerificationsTable {
+  id: string;
+  tenant_id: string;
+  mode: 'live' | 'test';
+  upload_token_hash: string;
+  user_ref: string | null;
+  submitted_full_name: string | null;
+  country: string | null;
+  document_type: string | null;
+  active_liveness: boolean;
+  created_at: Timestamp;
+  slots_expire_at: Timestamp;
+  intent_expires_at: Timestamp;
+  /** null until submitted; then queued -> processing -> completed | failed. */
+  status: 'queued' | 'processing' | 'completed' | 'failed' | null;
+  submitted_at: NullableTimestamp;
+  with_doc_back: Generated<boolean>;
+  verdict: 'approved' | 'review' | 'rejected' | null;
+  scores: Json<Record<string, number | null>> | null;
+  reasons: Json<string[]> | null;
+  fields_extracted: Json<Record<string, string | null>> | null;
+  completed_at: NullableTimestamp;
+  failure_code: string | null;
+  review_decision: 'approved' | 'rejected' | null;
+  review_note: string | null;
+  reviewed_at: NullableTimestamp;
+  charged: Generated<boolean>;
+  liveness_steps_issued: Generated<number>;
+}
+
+export interface VerificationUploadsTable {
+  verification_id: string;
+  role: string;
+  bytes: number;
+  capture_source: string | null;
+  uploaded_at: Timestamp;
+}
+
+export interface LivenessStepsTable {
+  verification_id: string;
+  step: number;
+  pose: string;
+  nonce: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RateLimitBucketsTable {
+  key: string;
+  bucket: number;
+  count: number;
+}
+
+export interface WebhookEventsTable {
+  id: string;
+  tenant_id: string;
+  verification_id: string;
+  type: string;
+  /** The exact bytes that are signed and sent, serialised once. */
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  tenant_id: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  /** Attempts since the last (re)queue: indexes the retry schedule. */
+  round_attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+}
+
+export interface Database {
+  tenants: TenantsTable;
+  api_keys: ApiKeysTable;
+  verifications: VerificationsTable;
+  verification_uploads: VerificationUploadsTable;
+  liveness_steps: LivenessStepsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export type Tenant = Selectable<TenantsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type Verification = Selectable<VerificationsTable>;
+export type NewVerification = Insertable<VerificationsTable>;

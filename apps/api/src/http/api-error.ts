@@ -1,0 +1,24 @@
+import { ERROR_STATUS, type ErrorCode } from '@service/contract';
+
+export interface ErrorDetail {
+  fieldErrors?: Record<string, string[]>;
+  reason?: string;
+  retry_after?: number;
+  [key: string]: unknown;
+}
+
+/** An error that becomes the interface's Error object. Messages never carry personal data. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly detail?: ErrorDetail,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const invalidBody = (reason: string, message: string) => new ApiError('invalid_body', message, { reason });
+export const verificationNotFound = () => new ApiError('verification_not_found', 'Verification not found');

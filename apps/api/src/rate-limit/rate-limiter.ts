@@ -1,0 +1,62 @@
+import { LIMITS } from '@service/contract';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Clock } from '../db/clock.js';
+import type { Database } from '../db/types.js';
+import { ApiError } from '../http/api-error.js';
+
+export interface RateLimitHit {
+  count: number;
+  /** Seconds to the next clock minute, from the database's clock. */
+  retryAfter: number;
+}
+
+/**
+ * Fixed clock-minute windows (bucket = floor(unix_seconds / 60)) counted with one upsert, the
+ * bucket and Retry-After computed from the database clock so every API process agrees.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The upsert as SQL, so a caller can fold it into a larger statement (one round trip). */
+  hitSql(key: string): RawBuilder<RateLimitHit> {
+    const epoch = sql`floor(extract(epoch from ${this.clock.now()}))`;
+    return sql<RateLimitHit>`insert into rate_limit_buckets (key, bucket, count)
+      values (${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1)
+      on conflict (key, bucket) do update set count = rate_limit_buckets.count + 1
+      returning count, (${LIMITS.rateWindowSeconds} - (${epoch})::bigint % ${LIMITS.rateWindowSeconds})::int as "retryAfter"`;
+  }
+
+  async hit(key: string): Promise<RateLimitHit> {
+    const { rows } = await this.hitSql(key).execute(this.db);
+    return rows[0]!;
+  }
+
+  /** Counts a request and throws 429 `rate_limited` once the bucket is over `limit`. */
+  async enforce(key: string, limit: number): Promise<void> {
+    assertWithinLimit(await this.hit(key), limit);
+  }
+
+  /** Drops buckets older than the previous minute. */
+  async prune(): Promise<number> {
+    const epoch = sql`floor(extract(epoch from ${this.clock.now()}))`;
+    const res = await this.db
+      .deleteFrom('rate_limit_buckets')
+      .where('bucket', '<', sql<number>`(${epoch} / ${LIMITS.rateWindowSeconds})::int - 1`)
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
+
+export function assertWithinLimit(hit: RateLimitHit, limit: number): void {
+  if (hit.count > limit) {
+    throw new ApiError('rate_limited', 'Too many requests; retry after the indicated number of seconds', {
+      retry_after: hit.retryAfter,
+    });
+  }
+}
+
+export const ipKey = (ip: string) => `ip:${ip}`;
+export const tenantKey = (route: 'init' | 'submit' | 'result', tenantId: string) => `tenant:${route}:${tenantId}`;

@@ -1,0 +1,89 @@
+import type Router from '@koa/router';
+import { LIMITS, LIVENESS_ANCHOR_ROLE, slotKey, stepFrameRoles, submitRequestSchema, type SubmitResponse } from '@service/contract';
+import { sql } from 'kysely';
+import type { AppDeps } from '../app-deps.js';
+import { requireApiKey } from '../auth/authenticate.js';
+import { ApiError, invalidBody, verificationNotFound } from '../http/api-error.js';
+import { readJsonObject } from '../http/read-body.js';
+import { validateBody } from '../http/validate.js';
+import { QUEUES } from '../queue/job-queue.js';
+import { routeName } from './route-name.js';
+
+const LIVENESS_ROLES = [LIVENESS_ANCHOR_ROLE, ...Array.from({ length: LIMITS.livenessSteps }, (_, i) => stepFrameRoles(i + 1)).flat()];
+
+/**
+ * POST /v1/verify/submit. One transaction locks the verification, checks keys and uploads, takes
+ * the credit (live, first submit only) and enqueues the job: all or nothing, so an accepted
+ * submit survives a crash and a repeat never charges or processes twice.
+ */
+export function registerSubmit(router: Router, deps: AppDeps): void {
+  router.post('/v1/verify/submit', routeName('POST /v1/verify/submit'), requireApiKey(deps, { tenantLimit: 'submit' }), async (ctx) => {
+    const auth = ctx.state.auth!;
+    const input = validateBody(submitRequestSchema, await readJsonObject(ctx));
+
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const v = await trx
+        .selectFrom('verifications')
+        .selectAll()
+        .select(sql<boolean>`${deps.clock.now()} > intent_expires_at`.as('intent_expired'))
+        .where('id', '=', input.verificationId)
+        .where('tenant_id', '=', auth.tenantId)
+        .where('mode', '=', auth.mode)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!v) throw verificationNotFound();
+      // Idempotent: a repeat reports the record as it stands.
+      if (v.status !== null) return { status: v.status, verdict: v.verdict, fresh: false };
+      if (v.intent_expired) throw verificationNotFound();
+
+      const expected = (role: string) => slotKey(v.tenant_id, v.id, role);
+      if (input.keys.docFront !== expected('doc-front')) throw invalidBody('doc_front_key_mismatch', 'keys.docFront differs from the key init issued');
+      if (input.keys.selfie !== expected('selfie')) throw invalidBody('selfie_key_mismatch', 'keys.selfie differs from the key init issued');
+      if (input.keys.docBack !== undefined && input.keys.docBack !== expected('doc-back')) {
+        throw invalidBody('doc_back_key_mismatch', 'keys.docBack differs from the key init issued');
+      }
+
+      const uploaded = new Set(
+        (await trx.selectFrom('verification_uploads').select('role').where('verification_id', '=', v.id).execute()).map((r) => r.role),
+      );
+      const stored = async (role: string) => uploaded.has(role) && (await deps.blobs.exists(expected(role)));
+      if (!(await stored('doc-front'))) throw invalidBody('doc_front_not_uploaded', 'No image was uploaded to the document front slot');
+      if (!(await stored('selfie'))) throw invalidBody('selfie_not_uploaded', 'No image was uploaded to the selfie slot');
+      if (input.keys.docBack !== undefined && !(await stored('doc-back'))) {
+        throw invalidBody('doc_back_not_uploaded', 'No image was uploaded to the document back slot');
+      }
+      if (v.active_liveness && !LIVENESS_ROLES.every((r) => uploaded.has(r))) {
+        throw invalidBody('liveness_incomplete', 'The liveness anchor and every challenge frame must be uploaded before submit');
+      }
+
+      let charged = false;
+      if (v.mode === 'live') {
+        const debit = await trx
+          .updateTable('tenants')
+          .set((eb) => ({ credits: eb('credits', '-', 1) }))
+          .where('id', '=', v.tenant_id)
+          .where('credits', '>', 0)
+          .executeTakeFirst();
+        if (Number(debit.numUpdatedRows) !== 1) throw new ApiError('insufficient_credits', 'The account has no credits left');
+        charged = true;
+      }
+      await trx
+        .updateTable('verifications')
+        .set({ status: 'queued', submitted_at: deps.clock.now(), with_doc_back: input.keys.docBack !== undefined, charged })
+        .where('id', '=', v.id)
+        .execute();
+      await deps.queue.sendInTransaction(trx, QUEUES.verification, { verificationId: v.id }, { singletonKey: v.id });
+      return { status: 'queued' as const, verdict: null, fresh: true };
+    });
+    if (result.fresh) deps.queue.notify(QUEUES.verification);
+
+    const body: SubmitResponse = {
+      verificationId: input.verificationId,
+      status: result.status,
+      ...(result.status === 'completed' ? { verdict: result.verdict } : {}),
+      requestId: ctx.state.requestId,
+    };
+    ctx.status = 202;
+    ctx.body = body;
+  });
+}

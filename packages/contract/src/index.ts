@@ -1,0 +1,4 @@
+export * from './codes.js';
+export * from './limits.js';
+export * from './roles.js';
+export * from './schemas.js';

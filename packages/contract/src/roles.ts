@@ -1,0 +1,36 @@
+import { DOCUMENT_ROLES, LIVENESS_ANCHOR_ROLE, type DocumentRole } from './codes.js';
+import { LIMITS } from './limits.js';
+
+/** What an upload role segment names: a document slot, the liveness anchor, or one burst frame. */
+export type ParsedRole =
+  | { kind: 'document'; role: DocumentRole }
+  | { kind: 'anchor'; role: typeof LIVENESS_ANCHOR_ROLE }
+  | { kind: 'frame'; role: string; step: number; frame: number };
+
+const FRAME_ROLE = /^liveness-([1-9])-([1-9])$/;
+
+/** Parses an upload role segment; null for anything unrecognised (400 `invalid_role`). */
+export function parseRole(segment: string): ParsedRole | null {
+  if ((DOCUMENT_ROLES as readonly string[]).includes(segment)) return { kind: 'document', role: segment as DocumentRole };
+  if (segment === LIVENESS_ANCHOR_ROLE) return { kind: 'anchor', role: LIVENESS_ANCHOR_ROLE };
+  const m = FRAME_ROLE.exec(segment);
+  if (!m) return null;
+  const step = Number(m[1]);
+  const frame = Number(m[2]);
+  if (step > LIMITS.livenessSteps || frame > LIMITS.livenessBurst) return null;
+  return { kind: 'frame', role: segment, step, frame };
+}
+
+export function frameRole(step: number, frame: number): string {
+  return `liveness-${step}-${frame}`;
+}
+
+/** The four frame roles of one challenge step. */
+export function stepFrameRoles(step: number): string[] {
+  return Array.from({ length: LIMITS.livenessBurst }, (_, i) => frameRole(step, i + 1));
+}
+
+/** The storage handle of a slot: `verif/<tenant>/<verification>/<role>.jpg` (no personal data). */
+export function slotKey(tenantId: string, verificationId: string, role: string): string {
+  return `verif/${tenantId}/${verificationId}/${role}.jpg`;
+}
