@@ -18,6 +18,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export async function connectPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, idleTimeoutMillis: 30_000 });
+  // An idle connection dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -45,9 +45,10 @@ export async function readJsonObject(ctx: Context): Promise<Record<string, unkno
 export function stopReading(ctx: Context): void {
   ctx.set('Connection', 'close');
   const req = ctx.req;
+  const socket = req.socket;
   req.pause();
   ctx.res.once('finish', () => {
-    if (!req.complete) setTimeout(() => req.socket.destroy(), 50).unref();
+    if (!req.complete) setTimeout(() => socket?.destroy(), 50).unref();
   });
 }
 

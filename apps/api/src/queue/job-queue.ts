@@ -30,18 +30,29 @@ export const DEFAULT_QUEUE_TUNING: QueueTuning = {
   pollingIntervalSeconds: 0.5,
 };
 
-/** pg-boss talks to the database through our pool: one driver, one serialisation point on PGlite. */
-function poolAdapter(pool: pg.Pool): PgBoss.Db {
-  return {
-    async executeSql(text, values) {
-      const client = await pool.connect();
+/**
+ * pg-boss talks to the database through our pool: one driver, one serialisation point on PGlite.
+ * It counts statements in flight so shutdown can wait for pg-boss's fire-and-forget completions,
+ * and after shutdown answers nothing instead of touching a closed pool.
+ */
+class PoolAdapter implements PgBoss.Db {
+  active = 0;
+  closed = false;
+  constructor(private readonly pool: pg.Pool) {}
+  async executeSql(text: string, values: unknown[]) {
+    if (this.closed) return { rows: [] };
+    this.active++;
+    try {
+      const client = await this.pool.connect();
       try {
         return await client.query(text, values);
       } finally {
         client.release();
       }
-    },
-  };
+    } finally {
+      this.active--;
+    }
+  }
 }
 
 /** pg-boss inside one of our own transactions: a job commits or rolls back with the change. */
@@ -64,16 +75,19 @@ export type JobHandler<T> = (data: T, job: JobInfo) => Promise<void>;
 /** The job queue: pg-boss on PostgreSQL or PGlite. */
 export class JobQueue {
   private readonly workerIds = new Map<string, string[]>();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   private constructor(
     readonly boss: PgBoss,
+    private readonly adapter: PoolAdapter,
     private readonly tuning: QueueTuning,
     private readonly logger: Logger,
   ) {}
 
   static async start(pool: pg.Pool, tuning: QueueTuning, logger: Logger, supervise: boolean): Promise<JobQueue> {
+    const adapter = new PoolAdapter(pool);
     const boss = new PgBoss({
-      db: poolAdapter(pool),
+      db: adapter,
       supervise,
       schedule: false,
       maintenanceIntervalSeconds: tuning.maintenanceIntervalSeconds,
@@ -88,7 +102,7 @@ export class JobQueue {
     });
     await JobQueue.ensureQueue(boss, QUEUES.webhook, { expireInSeconds: tuning.webhookExpireSeconds, retryLimit: 5, retryDelay: 1 });
     await JobQueue.ensureQueue(boss, QUEUES.housekeeping, { expireInSeconds: 60, retryLimit: 0 });
-    return new JobQueue(boss, tuning, logger);
+    return new JobQueue(boss, adapter, tuning, logger);
   }
 
   private static async ensureQueue(boss: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'>): Promise<void> {
@@ -125,12 +139,16 @@ export class JobQueue {
         { batchSize: 1, pollingIntervalSeconds: this.tuning.pollingIntervalSeconds, includeMetadata: true } as PgBoss.WorkOptions,
         async ([job]) => {
           if (!job) return;
+          const meta = job as unknown as { retryCount?: number; retryLimit?: number };
+          const run = handler(job.data, { id: job.id, retryCount: meta.retryCount ?? 0, retryLimit: meta.retryLimit ?? 0 });
+          this.inFlight.add(run);
           try {
-            const meta = job as unknown as { retryCount?: number; retryLimit?: number };
-            await handler(job.data, { id: job.id, retryCount: meta.retryCount ?? 0, retryLimit: meta.retryLimit ?? 0 });
+            await run;
           } catch (err) {
             this.logger.warn({ queue, jobId: job.id, err: { message: (err as Error).message } }, 'job failed');
             throw err;
+          } finally {
+            this.inFlight.delete(run);
           }
         },
       );
@@ -139,7 +157,13 @@ export class JobQueue {
     this.workerIds.set(queue, [...(this.workerIds.get(queue) ?? []), ...ids]);
   }
 
+  /** Stops fetching, lets running jobs and their completions finish (5 s at most), then detaches. */
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, close: false, wait: true, timeout: 5_000 });
+    for (const queue of this.workerIds.keys()) await this.boss.offWork(queue).catch(() => {});
+    const deadline = Date.now() + 5_000;
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise((r) => setTimeout(r, 5_000))]);
+    while (this.adapter.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await this.boss.stop({ graceful: false, close: false, wait: false });
+    this.adapter.closed = true;
   }
 }
