@@ -50,7 +50,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     await migrateToLatest(database.db);
     const runApi = config.processRole !== 'worker';
     const runWorkers = config.processRole !== 'api';
-    queue = await JobQueue.start(database.pool, { ...DEFAULT_QUEUE_TUNING, ...opts.queueTuning }, logger, runWorkers);
+    queue = await JobQueue.start(
+      database.pool,
+      { ...DEFAULT_QUEUE_TUNING, verificationExpireSeconds: config.verificationJobTimeoutSeconds, ...opts.queueTuning },
+      logger,
+      runWorkers,
+    );
     const clock = opts.clock ?? databaseClock;
     const deps: AppDeps = {
       config,

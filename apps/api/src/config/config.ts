@@ -25,6 +25,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Size of the PostgreSQL connection pool of one process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** A verification job running longer than this is presumed lost (its process died) and retried. */
+  VERIFICATION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 });
 
 export interface Config {
@@ -39,6 +41,7 @@ export interface Config {
   processRole: 'all' | 'api' | 'worker';
   logLevel: string;
   databasePoolSize: number;
+  verificationJobTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -70,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processRole: e.PROCESS_ROLE,
     logLevel: e.LOG_LEVEL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    verificationJobTimeoutSeconds: e.VERIFICATION_JOB_TIMEOUT_SECONDS,
   };
 }

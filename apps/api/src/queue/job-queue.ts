@@ -24,9 +24,9 @@ export interface QueueTuning {
 }
 
 export const DEFAULT_QUEUE_TUNING: QueueTuning = {
-  verificationExpireSeconds: 120,
-  webhookExpireSeconds: 30,
-  maintenanceIntervalSeconds: 15,
+  verificationExpireSeconds: 60,
+  webhookExpireSeconds: 15,
+  maintenanceIntervalSeconds: 5,
   pollingIntervalSeconds: 0.5,
 };
 

@@ -30,6 +30,7 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let total: NodeJS.Timeout | undefined;
     const finish = (statusCode: number | null, error: string | null) => {
       if (settled) return;
       settled = true;
@@ -70,7 +71,7 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
         res.on('error', () => finish(res.statusCode ?? null, null));
       },
     );
-    const total = setTimeout(() => {
+    total = setTimeout(() => {
       finish(null, 'timeout');
       request.destroy();
     }, req.timeoutMs ?? LIMITS.webhookTimeoutMs);

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
+
+export interface SpawnedService {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Runs the built service (`node dist/main.js`) as its own process and waits until it listens. */
+export function spawnService(env: Record<string, string>): Promise<SpawnedService> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        resolve({ child, url: m[1]!, output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${code}:\n${out}`));
+    });
+  });
+}
+
+export function killHard(s: SpawnedService): Promise<void> {
+  return new Promise((resolve) => {
+    if (s.child.exitCode !== null) return resolve();
+    s.child.once('exit', () => resolve());
+    s.child.kill('SIGKILL');
+  });
+}
+
+/** Runs the service to completion (it is expected to exit) and returns its exit code and output. */
+export function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output: out })));
+}

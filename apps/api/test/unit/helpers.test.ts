@@ -1,0 +1,101 @@
+import { parseRole, slotKey } from '@service/contract';
+import { describe, expect, it } from 'vitest';
+import { generateApiKey, parseApiKey, bearerToken } from '../../src/auth/api-key-format.js';
+import { originAllowed } from '../../src/auth/allowed-origins.js';
+import { loadConfig, ConfigError } from '../../src/config/config.js';
+import { forcedOutcome } from '../../src/jobs/forced-verdict.js';
+import { signWebhook } from '../../src/webhooks/signature.js';
+import { verifyWebhook } from '@service/webhooks';
+import { safeEqual } from '../../src/util/ids.js';
+
+describe('API key format', () => {
+  it('parses the four prefixes into family and mode', () => {
+    expect(parseApiKey('qv_pub_' + 'a'.repeat(16))).toEqual({ family: 'publishable', mode: 'live' });
+    expect(parseApiKey('qv_pubt_' + 'a'.repeat(16))).toEqual({ family: 'publishable', mode: 'test' });
+    expect(parseApiKey('qv_sec_' + 'a'.repeat(64))).toEqual({ family: 'secret', mode: 'live' });
+    expect(parseApiKey('qv_sect_' + 'A_1'.repeat(6))).toEqual({ family: 'secret', mode: 'test' });
+  });
+  it('refuses lengths outside 16-64 and foreign characters', () => {
+    expect(parseApiKey('qv_pub_' + 'a'.repeat(15))).toBeNull();
+    expect(parseApiKey('qv_pub_' + 'a'.repeat(65))).toBeNull();
+    expect(parseApiKey('qv_pub_' + 'a'.repeat(20) + '!')).toBeNull();
+    expect(parseApiKey('qv_pk_' + 'a'.repeat(20))).toBeNull();
+  });
+  it('generates keys that parse back', () => {
+    for (const [family, mode] of [['publishable', 'live'], ['publishable', 'test'], ['secret', 'live'], ['secret', 'test']] as const) {
+      expect(parseApiKey(generateApiKey(family, mode))).toEqual({ family, mode });
+    }
+  });
+  it('reads Bearer tokens only', () => {
+    expect(bearerToken('Bearer abc')).toBe('abc');
+    expect(bearerToken('bearer abc')).toBe('abc');
+    expect(bearerToken('Basic abc')).toBeUndefined();
+    expect(bearerToken('Bearer')).toBeUndefined();
+    expect(bearerToken(undefined)).toBeUndefined();
+  });
+});
+
+describe('allowed origins', () => {
+  it('compares hostnames, case-insensitive, ignoring scheme and port', () => {
+    expect(originAllowed('https://Shop.Example.com:8443', ['shop.example.com'])).toBe(true);
+    expect(originAllowed('https://evil.com', ['shop.example.com'])).toBe(false);
+    expect(originAllowed('https://shop.example.com.evil.com', ['shop.example.com'])).toBe(false);
+    expect(originAllowed(undefined, ['shop.example.com'])).toBe(true);
+    expect(originAllowed('https://any.where', [])).toBe(true);
+    expect(originAllowed('null', ['shop.example.com'])).toBe(false);
+  });
+});
+
+describe('roles', () => {
+  it('recognises document roles, the anchor and step/frame 1-4', () => {
+    expect(parseRole('doc-front')).toEqual({ kind: 'document', role: 'doc-front' });
+    expect(parseRole('liveness-anchor')?.kind).toBe('anchor');
+    expect(parseRole('liveness-4-4')).toEqual({ kind: 'frame', role: 'liveness-4-4', step: 4, frame: 4 });
+    for (const bad of ['liveness-5-1', 'liveness-1-0', 'liveness-10-1', 'selfie.jpg', '']) expect(parseRole(bad)).toBeNull();
+    expect(slotKey('tn_x', 'vf_y', 'selfie')).toBe('verif/tn_x/vf_y/selfie.jpg');
+  });
+});
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:8080', databaseUrl: undefined, webhookAllowPrivateNetworks: false, adminToken: undefined });
+  });
+  it('names every bad variable', () => {
+    try {
+      loadConfig({ PORT: '-1', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes', ADMIN_TOKEN: 'short' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const msg = (err as Error).message;
+      for (const v of ['PORT', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'ADMIN_TOKEN']) expect(msg).toContain(v);
+    }
+  });
+  it('refuses splitting processes on the embedded database', () => {
+    expect(() => loadConfig({ PROCESS_ROLE: 'api' })).toThrow(/DATABASE_URL/);
+  });
+});
+
+describe('test-mode verdicts', () => {
+  it('only in test mode, only the three magic names, any case', () => {
+    expect(forcedOutcome({ mode: 'test', submitted_full_name: ' tEsT aPpRoVe ' })?.verdict).toBe('approved');
+    expect(forcedOutcome({ mode: 'test', submitted_full_name: 'Test Review' })?.verdict).toBe('review');
+    expect(forcedOutcome({ mode: 'test', submitted_full_name: 'Test Reject' })?.verdict).toBe('rejected');
+    expect(forcedOutcome({ mode: 'live', submitted_full_name: 'Test Approve' })).toBeNull();
+    expect(forcedOutcome({ mode: 'test', submitted_full_name: 'Test Approved' })).toBeNull();
+    expect(forcedOutcome({ mode: 'test', submitted_full_name: null })).toBeNull();
+  });
+});
+
+describe('signing', () => {
+  it('the server signature verifies with the integrator package', () => {
+    const body = '{"id":"evt_1"}';
+    const header = signWebhook('a-secret-of-24-characters!', 1_800_000_000, body);
+    expect(verifyWebhook({ rawBody: body, signatureHeader: header, secret: 'a-secret-of-24-characters!', now: 1_800_000_100 })).toEqual({ id: 'evt_1' });
+  });
+  it('safeEqual compares whole strings', () => {
+    expect(safeEqual('abc', 'abc')).toBe(true);
+    expect(safeEqual('abc', 'abd')).toBe(false);
+    expect(safeEqual('abc', 'abcd')).toBe(false);
+  });
+});
