@@ -85,7 +85,7 @@ describe('POST /v1/verify/init', () => {
         body: raw,
       });
       expect(r.status).toBe(400);
-      expect((await r.json()).error).toBe('invalid_body');
+      expect(((await r.json()) as any).error).toBe('invalid_body');
     }
   });
 
@@ -110,7 +110,7 @@ describe('routing', () => {
   it('GET /health is 200 without auth', async () => {
     const r = await fetch(`${svc.url}/health`);
     expect(r.status).toBe(200);
-    const body = await r.json();
+    const body = (await r.json()) as any;
     expect(body.status).toBe('ok');
     expect(body.requestId).toBe(r.headers.get('x-request-id'));
   });
@@ -124,7 +124,7 @@ describe('routing', () => {
   ])('%s %s is 404 not_found', async (method, path) => {
     const r = await fetch(`${svc.url}${path}`, { method });
     expect(r.status).toBe(404);
-    const body = await r.json();
+    const body = (await r.json()) as any;
     expect(body.error).toBe('not_found');
     expect(body.requestId).toBe(r.headers.get('x-request-id'));
   });

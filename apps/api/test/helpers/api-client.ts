@@ -9,7 +9,7 @@ export interface Res<T = any> {
   headers: Headers;
 }
 
-export async function call<T = any>(base: string, method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; body?: BodyInit } = {}): Promise<Res<T>> {
+export async function call<T = any>(base: string, method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; body?: RequestInit['body'] } = {}): Promise<Res<T>> {
   // Each request from a distinct client address unless the test names one, so the per-IP limit
   // only trips in the tests about it.
   const headers: Record<string, string> = { [CLIENT_IP_HEADER]: `198.51.100.${(ipSeq++ % 250) + 1}-${ipSeq}`, ...opts.headers };

@@ -2,13 +2,35 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 
 /**
  * Runs once before the test processes start: makes a throwaway CA and a server certificate for
  * `localhost`/127.0.0.1, and sets NODE_EXTRA_CA_CERTS so every forked test process trusts it
  * (Node reads that variable only at start-up).
  */
-export default function setup(): () => void {
+/**
+ * The API tests run against real PostgreSQL (TEST_DATABASE_URL, default the local server). A
+ * developer machine without one falls back to the embedded database with a notice; CI never does.
+ */
+async function chooseBackend(): Promise<void> {
+  if (process.env.TEST_BACKEND) return;
+  const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    process.env.TEST_BACKEND = 'postgres';
+  } catch (err) {
+    if (process.env.CI) throw new Error(`CI needs PostgreSQL at ${url}: ${(err as Error).message}`);
+    console.warn(`\n  PostgreSQL not reachable at ${url}; running the API tests on the embedded database.\n`);
+    process.env.TEST_BACKEND = 'embedded';
+  }
+}
+
+export default async function setup(): Promise<() => void> {
+  await chooseBackend();
+  console.log(`  API tests backend: ${process.env.TEST_BACKEND}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-ca-'));
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=service test CA');
