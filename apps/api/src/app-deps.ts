@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from './config/config.js';
 import type { Clock } from './db/clock.js';
+import type { RunStatement } from './db/prepared.js';
 import type { Database } from './db/types.js';
 import type { Logger } from './http/logger.js';
 import type { JobQueue } from './queue/job-queue.js';
@@ -16,4 +17,6 @@ export interface AppDeps {
   blobs: BlobStore;
   queue: JobQueue;
   logger: Logger;
+  /** Runs a hot-path statement (prepared on PostgreSQL). */
+  run: RunStatement;
 }

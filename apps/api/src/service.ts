@@ -8,6 +8,7 @@ import type { Config } from './config/config.js';
 import { databaseClock, type Clock } from './db/clock.js';
 import { connectEmbedded, connectPostgres, type DatabaseHandle } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { preparedRunner } from './db/prepared.js';
 import { processVerificationJob } from './jobs/process-verification.js';
 import { createLogger, type Logger } from './http/logger.js';
 import { unavailablePipeline, type VerificationPipeline } from './pipeline/pipeline.js';
@@ -57,11 +58,13 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       runWorkers,
     );
     const clock = opts.clock ?? databaseClock;
+    const run = preparedRunner(database.db, database.kind === 'postgres' ? database.pool : null);
     const deps: AppDeps = {
       config,
       db: database.db,
       clock,
-      limiter: new RateLimiter(database.db, clock),
+      run,
+      limiter: new RateLimiter(database.db, clock, run),
       blobs: opts.blobs ?? new FsBlobStore(path.join(config.dataDir, 'blobs')),
       queue,
       logger,

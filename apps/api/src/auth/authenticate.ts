@@ -1,6 +1,6 @@
 import type { KeyFamily, Mode } from '@service/contract';
-import { sql } from 'kysely';
-import type { Middleware } from 'koa';
+import { sql, type RawBuilder } from 'kysely';
+import type { Context, Middleware } from 'koa';
 import type { AppDeps } from '../app-deps.js';
 import { clientIp } from '../http/client-ip.js';
 import { ApiError } from '../http/api-error.js';
@@ -23,7 +23,7 @@ declare module 'koa' {
   }
 }
 
-interface GateRow extends RateLimitHit {
+export interface GateRow extends RateLimitHit {
   keyId: string | null;
   tenantId: string | null;
   family: KeyFamily | null;
@@ -33,55 +33,93 @@ interface GateRow extends RateLimitHit {
   credits: number | null;
 }
 
+/**
+ * Work a route folds into the gate statement: CTEs that may read `k` (the key row, with `ok` true
+ * when the IP limit, credits and origin all pass) and `ip`, plus columns and joins for the result.
+ */
+export interface GateFollowUp {
+  ctes: RawBuilder<unknown>;
+  columns: RawBuilder<unknown>;
+  joins: RawBuilder<unknown>;
+}
+
 export interface AuthOptions {
-  /** Per-tenant counter of this route. */
-  tenantLimit: 'init' | 'submit' | 'result';
+  /** Per-tenant counter of this route; `none` when the route counts it itself (in a follow-up). */
+  tenantLimit: 'submit' | 'result' | 'none';
   /** Only secret keys (GET /v1/verify/:id). */
   secretOnly?: boolean;
+  followUp?: GateFollowUp;
+}
+
+/** The Origin's hostname as compared with allowed origins; '' when unparsable, null when absent. */
+function originHost(header: string | undefined): string | null {
+  if (!header) return null;
+  try {
+    return new URL(header).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return '';
+  }
 }
 
 /**
  * The per-IP limit (before anything is known of the caller) and the key lookup in one round
  * trip, then the interface's checks in order: missing, invalid, secret-only, credits, origin,
- * and the route's per-tenant limit.
+ * and the route's per-tenant limit. Returns the gate row (with any follow-up columns).
  */
-export function requireApiKey(deps: AppDeps, opts: AuthOptions): Middleware {
-  const { db, limiter, config } = deps;
-  return async (ctx, next) => {
-    const ip = ipKey(clientIp(ctx, config.clientIpHeader));
-    const token = bearerToken(ctx.get('Authorization') || undefined);
-    const parsed = token ? parseApiKey(token) : null;
-    const hash = parsed && token ? sha256Hex(token) : null;
+export async function authenticate<Extra extends object = object>(ctx: Context, deps: AppDeps, opts: AuthOptions): Promise<GateRow & Partial<Extra>> {
+  const { limiter, config } = deps;
+  const ip = ipKey(clientIp(ctx, config.clientIpHeader));
+  const token = bearerToken(ctx.get('Authorization') || undefined);
+  const parsed = token ? parseApiKey(token) : null;
+  const hash = parsed && token ? sha256Hex(token) : null;
+  const origin = ctx.get('Origin') || undefined;
 
-    let row: GateRow;
-    if (hash) {
-      const { rows } = await sql<GateRow>`with ip as (${limiter.hitSql(ip)})
-        select ip.count, ip."retryAfter", k.id as "keyId", k.tenant_id as "tenantId", k.family, k.mode,
-               k.key_hash as "keyHash", k.allowed_origins as "allowedOrigins", t.credits
+  let row: GateRow & Partial<Extra>;
+  if (hash) {
+    const f = opts.followUp;
+    const { rows } = await deps.run(sql<GateRow & Partial<Extra>>`with ip as (${limiter.hitSql(ip)}),
+      k as (
+        select k.id as "keyId", k.tenant_id as "tenantId", k.family, k.mode, k.key_hash as "keyHash",
+               k.allowed_origins as "allowedOrigins", t.credits,
+               (ip.count <= ${LIMITS.perIpPerMinute} and t.credits > 0 and (${originHost(origin)}::text is null
+                 or jsonb_array_length(k.allowed_origins) = 0 or k.allowed_origins ? ${originHost(origin)}::text)) as ok
         from ip
-        left join api_keys k on k.key_hash = ${hash} and k.revoked_at is null
-        left join tenants t on t.id = k.tenant_id`.execute(db);
-      row = rows[0]!;
-    } else {
-      row = { ...(await limiter.hit(ip)), keyId: null, tenantId: null, family: null, mode: null, keyHash: null, allowedOrigins: null, credits: null };
-    }
-    assertWithinLimit(row, LIMITS.perIpPerMinute);
+        join api_keys k on k.key_hash = ${hash} and k.revoked_at is null
+        join tenants t on t.id = k.tenant_id
+      )${f ? sql`, ${f.ctes}` : sql``}
+      select ip.count, ip."retryAfter", k."keyId", k."tenantId", k.family, k.mode, k."keyHash", k."allowedOrigins", k.credits
+        ${f ? sql`, ${f.columns}` : sql``}
+      from ip left join k on true ${f ? f.joins : sql``}`);
+    row = rows[0]!;
+  } else {
+    row = { ...(await limiter.hit(ip)), keyId: null, tenantId: null, family: null, mode: null, keyHash: null, allowedOrigins: null, credits: null } as GateRow & Partial<Extra>;
+  }
+  assertWithinLimit(row, LIMITS.perIpPerMinute);
 
-    if (!token) throw new ApiError('missing_api_key', 'Authorization: Bearer <API key> is required');
-    if (!parsed || !hash || !row.keyId || !row.keyHash || !safeEqual(row.keyHash, hash)) {
-      throw new ApiError('invalid_api_key', 'API key is unknown, revoked or malformed');
-    }
-    if (opts.secretOnly && row.family !== 'secret') {
-      throw new ApiError('secret_key_required', 'This route needs a secret API key');
-    }
-    if ((row.credits ?? 0) <= 0) {
-      throw new ApiError('insufficient_credits', 'The account has no credits left');
-    }
-    if (!originAllowed(ctx.get('Origin') || undefined, row.allowedOrigins ?? [])) {
-      throw new ApiError('origin_not_allowed', 'Origin is not on the allowed list of this key');
-    }
-    ctx.state.auth = { keyId: row.keyId, tenantId: row.tenantId!, family: row.family!, mode: row.mode! };
+  if (!token) throw new ApiError('missing_api_key', 'Authorization: Bearer <API key> is required');
+  if (!parsed || !hash || !row.keyId || !row.keyHash || !safeEqual(row.keyHash, hash)) {
+    throw new ApiError('invalid_api_key', 'API key is unknown, revoked or malformed');
+  }
+  if (opts.secretOnly && row.family !== 'secret') {
+    throw new ApiError('secret_key_required', 'This route needs a secret API key');
+  }
+  if ((row.credits ?? 0) <= 0) {
+    throw new ApiError('insufficient_credits', 'The account has no credits left');
+  }
+  if (!originAllowed(origin, row.allowedOrigins ?? [])) {
+    throw new ApiError('origin_not_allowed', 'Origin is not on the allowed list of this key');
+  }
+  ctx.state.auth = { keyId: row.keyId, tenantId: row.tenantId!, family: row.family!, mode: row.mode! };
+  if (opts.tenantLimit !== 'none') {
     await limiter.enforce(tenantKey(opts.tenantLimit, row.tenantId!), LIMITS.perTenantPerMinute[opts.tenantLimit]);
+  }
+  return row;
+}
+
+/** `authenticate` as middleware, for routes with nothing to fold into the gate. */
+export function requireApiKey(deps: AppDeps, opts: Omit<AuthOptions, 'followUp'>): Middleware {
+  return async (ctx, next) => {
+    await authenticate(ctx, deps, opts);
     await next();
   };
 }

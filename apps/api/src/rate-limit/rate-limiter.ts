@@ -18,19 +18,25 @@ export class RateLimiter {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    private readonly run: <R>(query: RawBuilder<R>) => Promise<{ rows: R[] }> = (q) => q.execute(db),
   ) {}
 
-  /** The upsert as SQL, so a caller can fold it into a larger statement (one round trip). */
-  hitSql(key: string): RawBuilder<RateLimitHit> {
+  /**
+   * The upsert as SQL, so a caller can fold it into a larger statement (one round trip). With
+   * `from`, the row is counted only when that clause yields a row (e.g. `from k where k.ok`), and
+   * `key` may be an SQL expression over it.
+   */
+  hitSql(key: string | RawBuilder<string>, from?: RawBuilder<unknown>): RawBuilder<RateLimitHit> {
     const epoch = sql`floor(extract(epoch from ${this.clock.now()}))`;
+    const source = from ? sql`select ${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1 ${from}` : sql`values (${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1)`;
     return sql<RateLimitHit>`insert into rate_limit_buckets (key, bucket, count)
-      values (${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1)
+      ${source}
       on conflict (key, bucket) do update set count = rate_limit_buckets.count + 1
       returning count, (${LIMITS.rateWindowSeconds} - (${epoch})::bigint % ${LIMITS.rateWindowSeconds})::int as "retryAfter"`;
   }
 
   async hit(key: string): Promise<RateLimitHit> {
-    const { rows } = await this.hitSql(key).execute(this.db);
+    const { rows } = await this.run(this.hitSql(key));
     return rows[0]!;
   }
 

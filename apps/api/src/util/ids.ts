@@ -1,11 +1,16 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/** Unbiased random base62 string (rejection sampling through randomInt). */
+/** Unbiased random base62 string: one randomBytes call, bytes >= 248 rejected (248 = 4 * 62). */
 export function randomBase62(length: number): string {
   let out = '';
-  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  while (out.length < length) {
+    for (const byte of randomBytes(length + 8)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
   return out;
 }
 

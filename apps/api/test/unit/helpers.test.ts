@@ -99,3 +99,18 @@ describe('signing', () => {
     expect(safeEqual('abc', 'abcd')).toBe(false);
   });
 });
+
+describe('random ids', async () => {
+  const { randomBase62, newVerificationId, newUploadToken } = await import('../../src/util/ids.js');
+  it('have the contract shapes', () => {
+    expect(newVerificationId()).toMatch(/^vf_[A-Za-z0-9]{20}$/);
+    expect(Buffer.from(newUploadToken(), 'base64url').length).toBe(24);
+    expect(randomBase62(64)).toMatch(/^[A-Za-z0-9]{64}$/);
+  });
+  it('use every base62 character about evenly', () => {
+    const counts = new Map<string, number>();
+    for (const ch of randomBase62(62_000)) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+    expect(counts.size).toBe(62);
+    for (const n of counts.values()) expect(Math.abs(n - 1000)).toBeLessThan(200);
+  });
+});
