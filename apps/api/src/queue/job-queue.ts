@@ -130,11 +130,17 @@ export class JobQueue {
     for (const id of this.workerIds.get(queue) ?? []) boss.notifyWorker(id);
   }
 
-  /** Starts `concurrency` workers, each taking one job at a time. */
+  /**
+   * Starts `concurrency` workers, each taking one job at a time. After a job a worker wakes itself
+   * to fetch again at once (pg-boss 10 would otherwise wait its polling interval between fetches,
+   * capping a worker at 2 jobs/s); only an empty fetch waits.
+   */
   async work<T extends object>(queue: QueueName, concurrency: number, handler: JobHandler<T>): Promise<void> {
+    const boss = this.boss as unknown as { notifyWorker(id: string): void };
     const ids: string[] = [];
     for (let i = 0; i < concurrency; i++) {
-      const id = await this.boss.work<T>(
+      let workerId: string | undefined;
+      workerId = await this.boss.work<T>(
         queue,
         { batchSize: 1, pollingIntervalSeconds: this.tuning.pollingIntervalSeconds, includeMetadata: true } as PgBoss.WorkOptions,
         async ([job]) => {
@@ -149,10 +155,11 @@ export class JobQueue {
             throw err;
           } finally {
             this.inFlight.delete(run);
+            if (workerId) boss.notifyWorker(workerId);
           }
         },
       );
-      ids.push(id);
+      ids.push(workerId);
     }
     this.workerIds.set(queue, [...(this.workerIds.get(queue) ?? []), ...ids]);
   }
