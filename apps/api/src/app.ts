@@ -10,6 +10,7 @@ import { registerInit } from './routes/init.js';
 import { registerResult } from './routes/result.js';
 import { registerSubmit } from './routes/submit.js';
 import { registerUpload } from './routes/upload.js';
+import { registerWidgetBundle } from './routes/widget-bundle.js';
 
 /** The HTTP surface: every route of the interface and the operator API. */
 export function createApp(deps: AppDeps, extraRoutes: ((router: Router) => void)[] = []): Koa {
@@ -22,6 +23,7 @@ export function createApp(deps: AppDeps, extraRoutes: ((router: Router) => void)
   registerSubmit(router, deps);
   registerResult(router, deps);
   registerAdmin(router, deps);
+  registerWidgetBundle(router, deps.logger);
   for (const add of extraRoutes) add(router);
 
   app.use(requestContext(deps.logger));

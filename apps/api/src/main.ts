@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { ConfigError, loadConfig } from './config/config.js';
-import { ensureDemoTenant, savedAdminToken } from './demo/demo-tenant.js';
+import { registerDemo } from './demo/demo-routes.js';
+import { ensureDemoTenant, savedAdminToken, type DemoCredentials } from './demo/demo-tenant.js';
 import { startService } from './service.js';
 
 async function main(): Promise<void> {
@@ -18,8 +19,11 @@ async function main(): Promise<void> {
   const developmentAdminToken = config.adminToken ? undefined : (savedAdminToken(config.dataDir) ?? `adm_${(await import('./util/ids.js')).randomBase62(40)}`);
   if (developmentAdminToken) config.adminToken = developmentAdminToken;
 
-  const service = await startService(config);
-  const demo = service.server ? await ensureDemoTenant(service.deps.db, config.dataDir, config.adminToken) : null;
+  let demo: DemoCredentials | null = null;
+  const service = await startService(config, {
+    extraRoutes: config.demo ? [(router) => registerDemo(router, () => demo, () => config.publicBaseUrl)] : [],
+  });
+  if (config.demo && service.server) demo = await ensureDemoTenant(service.deps.db, config.dataDir, config.adminToken);
 
   const lines = [
     '',
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
       `    secret (live):      ${demo.keys.secret}`,
       `    publishable (test): ${demo.keys.publishableTest}`,
       `    secret (test):      ${demo.keys.secretTest}`,
+      '',
+      `  Demo page (widget + events + verdict): ${config.publicBaseUrl}/demo`,
     );
   }
   if (developmentAdminToken) lines.push('', `  Operator API token (ADMIN_TOKEN was unset; generated for development): ${config.adminToken}`);

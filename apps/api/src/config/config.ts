@@ -27,6 +27,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** A verification job running longer than this is presumed lost (its process died) and retried. */
   VERIFICATION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /** The demo tenant and page of a development start; default on with the embedded database only. */
+  DEMO: z.enum(['true', 'false']).optional(),
 });
 
 export interface Config {
@@ -42,6 +44,7 @@ export interface Config {
   logLevel: string;
   databasePoolSize: number;
   verificationJobTimeoutSeconds: number;
+  demo: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -74,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     verificationJobTimeoutSeconds: e.VERIFICATION_JOB_TIMEOUT_SECONDS,
+    demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
   };
 }

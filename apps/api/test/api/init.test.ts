@@ -129,3 +129,16 @@ describe('routing', () => {
     expect(body.requestId).toBe(r.headers.get('x-request-id'));
   });
 });
+
+describe('GET /widget/service-widget.js', () => {
+  it('serves the built widget as a cacheable, cross-origin ES module', async () => {
+    const r = await fetch(`${svc.url}/widget/service-widget.js`, { headers: { Origin: 'https://shop.example.com' } });
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(r.headers.get('access-control-allow-origin')).toBe('https://shop.example.com');
+    const etag = r.headers.get('etag')!;
+    expect((await r.text()).length).toBeGreaterThan(10_000);
+    const again = await fetch(`${svc.url}/widget/service-widget.js`, { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+  });
+});

@@ -1,0 +1,32 @@
+import { expect, test } from '@playwright/test';
+import { state } from '../support/env.js';
+import { captureAndConfirm, screenshot } from '../support/widget-page.js';
+
+test('the demo page runs the widget under a strict CSP and shows events, then the verdict read server-side', async ({ page }) => {
+  const { api } = state();
+  const violations: string[] = [];
+  await page.setExtraHTTPHeaders({ 'x-e2e-client': '192.0.2.99' });
+  await page.exposeFunction('__cspViolation', (v: string) => violations.push(v));
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`)));
+  const response = await page.goto(`${api}/demo`);
+  const csp = response!.headers()['content-security-policy']!;
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(csp).not.toContain('unsafe-eval');
+
+  const config = await (await page.request.get(`${api}/demo/config.json`)).json();
+  expect(Object.keys(config).sort()).toEqual(['publishable', 'publishableTest']);
+  expect(JSON.stringify(config)).not.toContain('qv_sec');
+
+  const w = page.locator('service-widget');
+  await expect(w).toHaveAttribute('data-step', 'intro');
+  await page.locator('service-widget [part="start-button"]').click();
+  await captureAndConfirm(page);
+  await captureAndConfirm(page);
+  await page.locator('service-widget [part="submit-button"]').click();
+  await expect(page.locator('#events li')).toHaveCount(1);
+  await expect(page.locator('#events li').first()).toContainText('service:complete');
+  await expect(page.locator('#verdict')).toContainText('"verdict": "approved"', { timeout: 20_000 });
+  await screenshot(page, '16-demo-page');
+  expect(violations).toEqual([]);
+});

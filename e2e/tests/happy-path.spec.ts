@@ -1,0 +1,102 @@
+import { expect, test } from '@playwright/test';
+import { SELFIE_SOURCE, documentImage } from '../support/images.js';
+import { CAMERA_FILE, state } from '../support/env.js';
+import { writeY4m } from '../support/y4m.js';
+import { captureAndConfirm, events, openWidget, part, screenshot, step, uploads, verdictOf, waitForEvent, widget } from '../support/widget-page.js';
+
+test.beforeEach(async () => {
+  await writeY4m(await documentImage(), CAMERA_FILE);
+});
+
+test('happy path: document, selfie, review, upload, service:complete, then the verdict by polling', async ({ page }) => {
+  const { tenant } = state();
+  await openWidget(page, { 'publishable-key': tenant.keys.publishableTest, 'full-name': 'Test Approve', 'user-ref': 'e2e-user-1', country: 'ES', 'document-type': 'dni' });
+  await screenshot(page, '01-intro');
+  await part(page, 'start-button').click();
+
+  await step(page, 'document-front');
+  const preview = part(page, 'preview');
+  await expect(preview).toBeVisible();
+  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
+  // The rear camera preview is not mirrored; the video is muted and inline.
+  expect(await preview.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, inline: v.playsInline, mirrored: getComputedStyle(v).transform !== 'none', width: v.videoWidth }))).toEqual({
+    muted: true,
+    inline: true,
+    mirrored: false,
+    width: 1280,
+  });
+  await screenshot(page, '02-document-front');
+  await part(page, 'capture-button').click();
+  await expect(part(page, 'still')).toBeVisible();
+  // The camera is off while the still is shown.
+  expect(await page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.querySelector('video'))).toBeNull();
+  await screenshot(page, '03-document-front-taken');
+
+  // Switch the fake camera to a face before the selfie step reopens it.
+  await writeY4m(SELFIE_SOURCE, CAMERA_FILE);
+  await part(page, 'confirm-button').click();
+  await step(page, 'selfie');
+  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
+  expect(await part(page, 'preview').evaluate((v) => getComputedStyle(v).transform)).not.toBe('none');
+  await page.waitForTimeout(300);
+  await screenshot(page, '04-selfie');
+  await captureAndConfirm(page).catch(async () => {
+    await part(page, 'confirm-button').click();
+  });
+
+  await step(page, 'review');
+  await expect(page.locator('service-widget img')).toHaveCount(2);
+  await screenshot(page, '05-review');
+  expect(await events(page)).toEqual([]);
+  await part(page, 'submit-button').click();
+
+  const complete = await waitForEvent(page, 'service:complete');
+  await step(page, 'done');
+  await screenshot(page, '06-done');
+  expect(complete.bubbles).toBe(true);
+  expect(complete.composed).toBe(true);
+  expect(Object.keys(complete.detail).sort()).toEqual(['status', 'verificationId']);
+  expect(complete.detail.verificationId).toMatch(/^vf_[A-Za-z0-9]{16,24}$/);
+  expect(complete.detail.status).toBe('queued');
+  expect((await events(page)).map((e) => e.type)).toEqual(['service:complete']);
+
+  const up = await uploads(page);
+  expect(up.map((u) => new URL(u.url).pathname.split('/').pop())).toEqual(['doc-front', 'selfie']);
+
+  const verdict = await verdictOf(complete.detail.verificationId, tenant.keys.secretTest);
+  expect(verdict).toMatchObject({ status: 'completed', verdict: 'approved', mode: 'test' });
+  await expect(widget(page)).toHaveAttribute('data-step', 'done');
+});
+
+test('document back: three captures, and the back is uploaded and submitted', async ({ page }) => {
+  const { tenant } = state();
+  await openWidget(page, { 'publishable-key': tenant.keys.publishableTest, 'full-name': 'Test Review', 'document-back': true });
+  await part(page, 'start-button').click();
+  await step(page, 'document-front');
+  await captureAndConfirm(page);
+  await step(page, 'document-back');
+  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
+  await screenshot(page, '07-document-back');
+  await captureAndConfirm(page);
+  await step(page, 'selfie');
+  await captureAndConfirm(page);
+  await step(page, 'review');
+  await expect(page.locator('service-widget img')).toHaveCount(3);
+
+  // Retake from review goes back to that step and returns to review.
+  await page.locator('service-widget [part="retake-button"]').nth(1).click();
+  await step(page, 'document-back');
+  await captureAndConfirm(page);
+  await step(page, 'review');
+
+  const submits: any[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/v1/verify/submit')) submits.push(r.postDataJSON());
+  });
+  await part(page, 'submit-button').click();
+  const complete = await waitForEvent(page, 'service:complete');
+  const up = await uploads(page);
+  expect(up.map((u) => new URL(u.url).pathname.split('/').pop())).toEqual(['doc-front', 'doc-back', 'selfie']);
+  expect(Object.keys(submits[0].keys).sort()).toEqual(['docBack', 'docFront', 'selfie']);
+  expect((await verdictOf(complete.detail.verificationId, tenant.keys.secretTest)).verdict).toBe('review');
+});

@@ -1,0 +1,99 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { FlowError } from '../api/errors.js';
+
+export type Facing = 'environment' | 'user';
+
+/** Longest side of a captured photo: enough for OCR, far under the 2 MiB upload cap. */
+const MAX_SIDE = 1600;
+
+/**
+ * Owns the camera: opens the rear camera for documents and the front one for the selfie (when the
+ * device has both), asks for at least 1280 px where available, and stops every track whenever the
+ * preview is not shown. Errors become `camera_denied` or `camera_unavailable`.
+ */
+export class CameraController implements ReactiveController {
+  stream: MediaStream | null = null;
+  facing: Facing | null = null;
+  private video: HTMLVideoElement | null = null;
+  private opening: Promise<void> | null = null;
+
+  constructor(private readonly host: ReactiveControllerHost) {
+    host.addController(this);
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+  }
+
+  /** Binds the `<video part="preview">` that shows the stream. */
+  attach(video: HTMLVideoElement | null): void {
+    if (video === this.video) return;
+    this.video = video;
+    if (video && this.stream && video.srcObject !== this.stream) {
+      video.srcObject = this.stream;
+      void video.play().catch(() => {});
+    }
+  }
+
+  async start(facing: Facing): Promise<void> {
+    if (this.stream && this.facing === facing) return;
+    if (this.opening) await this.opening.catch(() => {});
+    this.stop();
+    this.opening = this.open(facing);
+    try {
+      await this.opening;
+    } finally {
+      this.opening = null;
+    }
+  }
+
+  private async open(facing: Facing): Promise<void> {
+    if (!navigator.mediaDevices?.getUserMedia) {
+      throw new FlowError({ code: 'camera_unavailable', message: 'No camera API: the page must be served over HTTPS (or localhost)' });
+    }
+    try {
+      this.stream = await navigator.mediaDevices.getUserMedia({
+        audio: false,
+        video: { facingMode: { ideal: facing }, width: { ideal: 1920 }, height: { ideal: 1080 } },
+      });
+    } catch (err) {
+      const name = (err as DOMException)?.name;
+      if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') {
+        throw new FlowError({ code: 'camera_denied', message: `Camera permission denied (${name})` });
+      }
+      throw new FlowError({ code: 'camera_unavailable', message: `Camera could not be opened (${name ?? 'unknown error'})` });
+    }
+    this.facing = facing;
+    if (this.video) {
+      this.video.srcObject = this.stream;
+      await this.video.play().catch(() => {});
+    }
+    this.host.requestUpdate();
+  }
+
+  /** Stops every track: the camera light goes off whenever the preview is not on screen. */
+  stop(): void {
+    for (const track of this.stream?.getTracks() ?? []) track.stop();
+    this.stream = null;
+    this.facing = null;
+    if (this.video) this.video.srcObject = null;
+  }
+
+  /** The current frame as a JPEG (unmirrored), scaled to at most 1600 px on its longest side. */
+  async capture(): Promise<{ blob: Blob; width: number; height: number; canvas: HTMLCanvasElement }> {
+    const video = this.video;
+    if (!video || !this.stream) throw new FlowError({ code: 'camera_unavailable', message: 'The camera stopped before the photo was taken' });
+    if (video.readyState < 2 || !video.videoWidth) {
+      await new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true }));
+    }
+    const scale = Math.min(1, MAX_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.round(video.videoWidth * scale);
+    canvas.height = Math.round(video.videoHeight * scale);
+    canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((b) => (b ? resolve(b) : reject(new FlowError({ code: 'camera_unavailable', message: 'The frame could not be encoded' }))), 'image/jpeg', 0.9),
+    );
+    return { blob, width: canvas.width, height: canvas.height, canvas };
+  }
+}

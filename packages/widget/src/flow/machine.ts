@@ -1,0 +1,117 @@
+import type { WidgetErrorDetail } from '@service/contract';
+
+/**
+ * The widget's whole flow as one explicit state machine: a pure reducer, unit tested, that the
+ * element only renders. Steps are the `data-step` values of the QA surface.
+ */
+export type Step = 'intro' | 'document-front' | 'document-back' | 'selfie' | 'liveness' | 'review' | 'uploading' | 'done' | 'error';
+export type CaptureRole = 'docFront' | 'docBack' | 'selfie';
+
+export interface Capture {
+  blob: Blob;
+  url: string;
+  width: number;
+  height: number;
+  /** Local hints shown on review (never dispatched as events). */
+  hints: ('blurry_image' | 'no_face_in_selfie')[];
+}
+
+export interface FlowOptions {
+  documentBack: boolean;
+  activeLiveness: boolean;
+}
+
+export interface FlowState {
+  step: Step;
+  options: FlowOptions;
+  captures: Partial<Record<CaptureRole, Capture>>;
+  /** The photo just taken on a capture step, waiting for confirm or retake. */
+  pending: Capture | null;
+  /** Set while retaking from review: go back there after confirming. */
+  returnToReview: boolean;
+  /** Upload progress 0-1 while `uploading`. */
+  progress: number;
+  result: { verificationId: string; status: 'queued' | 'processing' | 'completed' } | null;
+  error: WidgetErrorDetail | null;
+}
+
+export type FlowEvent =
+  | { type: 'START' }
+  | { type: 'CAPTURED'; capture: Capture }
+  | { type: 'CONFIRM' }
+  | { type: 'RETAKE'; role?: CaptureRole }
+  | { type: 'LIVENESS_DONE' }
+  | { type: 'SUBMIT' }
+  | { type: 'PROGRESS'; fraction: number }
+  | { type: 'COMPLETED'; verificationId: string; status: 'queued' | 'processing' | 'completed' }
+  | { type: 'FAILED'; error: WidgetErrorDetail }
+  | { type: 'CANCEL' }
+  | { type: 'RESTART' };
+
+export const CAPTURE_STEP_ROLE: Partial<Record<Step, CaptureRole>> = {
+  'document-front': 'docFront',
+  'document-back': 'docBack',
+  selfie: 'selfie',
+};
+const ROLE_STEP: Record<CaptureRole, Step> = { docFront: 'document-front', docBack: 'document-back', selfie: 'selfie' };
+
+export function initialState(options: FlowOptions): FlowState {
+  return { step: 'intro', options, captures: {}, pending: null, returnToReview: false, progress: 0, result: null, error: null };
+}
+
+/** The capture steps in order for these options. */
+export function captureSteps(options: FlowOptions): Step[] {
+  return ['document-front', ...(options.documentBack ? (['document-back'] as Step[]) : []), 'selfie'];
+}
+
+function afterCapture(state: FlowState, step: Step): Step {
+  if (state.returnToReview) return 'review';
+  const steps = captureSteps(state.options);
+  const next = steps[steps.indexOf(step) + 1];
+  if (next) return next;
+  return state.options.activeLiveness ? 'liveness' : 'review';
+}
+
+const TERMINAL: Step[] = ['done', 'error'];
+
+export function transition(state: FlowState, event: FlowEvent): FlowState {
+  switch (event.type) {
+    case 'START':
+      return state.step === 'intro' ? { ...state, step: 'document-front' } : state;
+    case 'CAPTURED': {
+      if (!CAPTURE_STEP_ROLE[state.step]) return state;
+      return { ...state, pending: event.capture };
+    }
+    case 'CONFIRM': {
+      const role = CAPTURE_STEP_ROLE[state.step];
+      if (!role || !state.pending) return state;
+      return { ...state, captures: { ...state.captures, [role]: state.pending }, pending: null, step: afterCapture(state, state.step), returnToReview: false };
+    }
+    case 'RETAKE': {
+      if (CAPTURE_STEP_ROLE[state.step] && state.pending && !event.role) return { ...state, pending: null };
+      if (state.step === 'review' && event.role && state.captures[event.role]) {
+        return { ...state, step: ROLE_STEP[event.role], pending: null, returnToReview: true };
+      }
+      return state;
+    }
+    case 'LIVENESS_DONE':
+      return state.step === 'liveness' ? { ...state, step: 'review' } : state;
+    case 'SUBMIT': {
+      if (state.step !== 'review') return state;
+      const needed = captureSteps(state.options).map((s) => CAPTURE_STEP_ROLE[s]!);
+      if (!needed.every((r) => state.captures[r])) return state;
+      return { ...state, step: 'uploading', progress: 0 };
+    }
+    case 'PROGRESS':
+      return state.step === 'uploading' ? { ...state, progress: Math.max(state.progress, Math.min(1, event.fraction)) } : state;
+    case 'COMPLETED':
+      return state.step === 'uploading' ? { ...state, step: 'done', progress: 1, result: { verificationId: event.verificationId, status: event.status } } : state;
+    case 'FAILED':
+      return TERMINAL.includes(state.step) ? state : { ...state, step: 'error', pending: null, error: event.error };
+    case 'CANCEL':
+      if (TERMINAL.includes(state.step)) return state;
+      return { ...state, step: 'error', pending: null, error: { code: 'user_cancelled', message: 'The user cancelled the verification' } };
+    case 'RESTART':
+      return state.step === 'error' ? initialState(state.options) : state;
+  }
+}

@@ -1,0 +1,18 @@
+import { ServiceWidget } from './service-widget.js';
+
+export { ServiceWidget };
+export type { WidgetCompleteDetail, WidgetErrorDetail, WidgetErrorCode } from '@service/contract';
+
+/** Registers `<service-widget>` once; a no-op where there is no DOM (server-side rendering). */
+export function defineServiceWidget(tagName = 'service-widget'): void {
+  if (typeof customElements === 'undefined' || customElements.get(tagName)) return;
+  customElements.define(tagName, ServiceWidget);
+}
+
+defineServiceWidget();
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'service-widget': ServiceWidget;
+  }
+}

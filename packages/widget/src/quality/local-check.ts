@@ -1,0 +1,58 @@
+/**
+ * A quick local check before upload, shown as inline hints on the review screen. Blur: variance
+ * of the Laplacian of the grey image at a fixed width (so the number means the same for every
+ * camera). Face: the browser's FaceDetector where it exists; elsewhere no face hint is given
+ * (the server decides `no_face_in_selfie` in any case).
+ */
+export const BLUR_CHECK_WIDTH = 320;
+/** Below this the photo is called blurry (sharp camera frames measure in the hundreds). */
+export const BLUR_THRESHOLD = 60;
+
+export function laplacianVariance(grey: Uint8ClampedArray | Uint8Array, width: number, height: number): number {
+  let sum = 0;
+  let sumSq = 0;
+  let n = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const v = grey[i - width]! + grey[i + width]! + grey[i - 1]! + grey[i + 1]! - 4 * grey[i]!;
+      sum += v;
+      sumSq += v * v;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return sumSq / n - mean * mean;
+}
+
+export function greyFromRgba(rgba: Uint8ClampedArray): Uint8ClampedArray {
+  const grey = new Uint8ClampedArray(rgba.length / 4);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j++) grey[j] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
+  return grey;
+}
+
+export async function localHints(canvas: HTMLCanvasElement, isSelfie: boolean): Promise<('blurry_image' | 'no_face_in_selfie')[]> {
+  const hints: ('blurry_image' | 'no_face_in_selfie')[] = [];
+  const w = BLUR_CHECK_WIDTH;
+  const h = Math.max(1, Math.round((canvas.height / canvas.width) * w));
+  const small = document.createElement('canvas');
+  small.width = w;
+  small.height = h;
+  const ctx = small.getContext('2d', { willReadFrequently: true })!;
+  ctx.drawImage(canvas, 0, 0, w, h);
+  const grey = greyFromRgba(ctx.getImageData(0, 0, w, h).data);
+  if (laplacianVariance(grey, w, h) < BLUR_THRESHOLD) hints.push('blurry_image');
+  if (isSelfie) {
+    const Detector = (globalThis as { FaceDetector?: new (o?: object) => { detect(src: CanvasImageSource): Promise<unknown[]> } }).FaceDetector;
+    if (Detector) {
+      try {
+        const faces = await new Detector({ fastMode: true, maxDetectedFaces: 1 }).detect(canvas);
+        if (faces.length === 0) hints.push('no_face_in_selfie');
+      } catch {
+        /* detector unavailable on this platform: no hint */
+      }
+    }
+  }
+  return hints;
+}

@@ -1,0 +1,176 @@
+import { css } from 'lit';
+
+/** Theming: override the custom properties on the host, or style the `part`s. */
+export const styles = css`
+  :host {
+    --service-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
+    --service-bg: #ffffff;
+    --service-fg: #14171a;
+    --service-muted: #5b6470;
+    --service-accent: #2457d6;
+    --service-accent-fg: #ffffff;
+    --service-danger: #b3261e;
+    --service-radius: 12px;
+    --service-border: #d5dae1;
+    --service-focus: #f2a900;
+    display: block;
+    max-width: 560px;
+    font-family: var(--service-font);
+    color: var(--service-fg);
+  }
+  .panel {
+    background: var(--service-bg);
+    border: 1px solid var(--service-border);
+    border-radius: var(--service-radius);
+    padding: 20px;
+    display: grid;
+    gap: 14px;
+  }
+  h2 {
+    margin: 0;
+    font-size: 1.3rem;
+    line-height: 1.3;
+  }
+  h2:focus {
+    outline: none;
+  }
+  p {
+    margin: 0;
+    line-height: 1.5;
+  }
+  .muted,
+  .step-count {
+    color: var(--service-muted);
+    font-size: 0.9rem;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 10px;
+    justify-content: flex-end;
+  }
+  button {
+    font: inherit;
+    min-height: 44px;
+    padding: 0 18px;
+    border-radius: calc(var(--service-radius) - 4px);
+    border: 1px solid var(--service-border);
+    background: var(--service-bg);
+    color: var(--service-fg);
+    cursor: pointer;
+  }
+  button.primary {
+    background: var(--service-accent);
+    border-color: var(--service-accent);
+    color: var(--service-accent-fg);
+    font-weight: 600;
+  }
+  button:disabled {
+    opacity: 0.5;
+    cursor: default;
+  }
+  button:focus-visible {
+    outline: 3px solid var(--service-focus);
+    outline-offset: 2px;
+  }
+  .stage {
+    position: relative;
+    background: #000;
+    border-radius: calc(var(--service-radius) - 4px);
+    overflow: hidden;
+    aspect-ratio: 4 / 3;
+  }
+  video,
+  .still {
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+    display: block;
+  }
+  video.mirrored {
+    transform: scaleX(-1);
+  }
+  .frame {
+    position: absolute;
+    inset: 12% 8%;
+    border: 3px solid rgba(255, 255, 255, 0.9);
+    border-radius: 10px;
+    box-shadow: 0 0 0 100vmax rgba(0, 0, 0, 0.35);
+    pointer-events: none;
+  }
+  .frame.oval {
+    inset: 8% 24%;
+    border-radius: 50%;
+  }
+  .status {
+    position: absolute;
+    inset: auto 0 0 0;
+    padding: 8px;
+    color: #fff;
+    background: rgba(0, 0, 0, 0.5);
+    text-align: center;
+    font-size: 0.9rem;
+  }
+  .review {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(150px, 1fr));
+    gap: 12px;
+  }
+  figure {
+    margin: 0;
+    display: grid;
+    gap: 6px;
+  }
+  figure img {
+    width: 100%;
+    aspect-ratio: 4 / 3;
+    object-fit: cover;
+    border-radius: 8px;
+    border: 1px solid var(--service-border);
+  }
+  figcaption {
+    font-weight: 600;
+  }
+  .hint {
+    color: var(--service-danger);
+    font-size: 0.9rem;
+  }
+  progress {
+    width: 100%;
+    height: 12px;
+    accent-color: var(--service-accent);
+  }
+  .error-text {
+    color: var(--service-danger);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  @media (max-width: 420px) {
+    .panel {
+      padding: 14px;
+      border-radius: 0;
+      border-left: 0;
+      border-right: 0;
+    }
+    .actions {
+      flex-direction: column-reverse;
+    }
+    .actions button {
+      width: 100%;
+    }
+    .stage {
+      aspect-ratio: 3 / 4;
+    }
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .panel {
+      transition: opacity 150ms ease;
+    }
+  }
+`;
