@@ -100,3 +100,24 @@ test('document back: three captures, and the back is uploaded and submitted', as
   expect(Object.keys(submits[0].keys).sort()).toEqual(['docBack', 'docFront', 'selfie']);
   expect((await verdictOf(complete.detail.verificationId, tenant.keys.secretTest)).verdict).toBe('review');
 });
+
+test('a blurry photo gets the inline blurry_image hint on review (shown, never dispatched)', async ({ page }) => {
+  const sharp = (await import('sharp')).default;
+  await writeY4m(await sharp(await documentImage()).blur(14).toBuffer(), CAMERA_FILE);
+  await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest, 'full-name': 'Test Approve' });
+  await part(page, 'start-button').click();
+  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
+  await part(page, 'capture-button').click();
+  // Swap the fake camera's file before confirm reopens the camera for the selfie.
+  await writeY4m(SELFIE_SOURCE, CAMERA_FILE);
+  await part(page, 'confirm-button').click();
+  await step(page, 'selfie');
+  await captureAndConfirm(page);
+  await step(page, 'review');
+  const hints = page.locator('service-widget [data-hint]');
+  await expect(hints).toHaveCount(1);
+  await expect(hints.first()).toHaveAttribute('data-hint', 'blurry_image');
+  await expect(hints.first()).toContainText('blurry');
+  await screenshot(page, '17-review-blurry-hint');
+  expect(await events(page)).toEqual([]);
+});

@@ -164,7 +164,7 @@ export const styles = css`
     .actions button {
       width: 100%;
     }
-    .stage {
+    .stage.portrait {
       aspect-ratio: 3 / 4;
     }
   }

@@ -260,7 +260,7 @@ export class ServiceWidget extends LitElement {
       case 'done':
         return t.doneTitle;
       case 'error':
-        return t.errorTitle;
+        return this.flow.error?.code === 'user_cancelled' ? t.cancelledTitle : t.errorTitle;
     }
   }
 
@@ -278,7 +278,7 @@ export class ServiceWidget extends LitElement {
       <p class="step-count">${t.stepOf(steps.indexOf(step) + 1, steps.length)}</p>
       <h2 tabindex="-1">${this.stepTitle(step)}</h2>
       <p id="hint">${hint}</p>
-      <div class="stage">
+      <div class="stage ${selfie ? 'portrait' : ''}">
         ${pending
           ? html`<img part="still" class="still" src=${pending.url} alt=${this.stepTitle(step)} />`
           : html`<video part="preview" class=${selfie ? 'mirrored' : ''} muted playsinline autoplay aria-label=${t.previewLabel} aria-describedby="hint"></video>
@@ -357,8 +357,8 @@ export class ServiceWidget extends LitElement {
       case 'error': {
         const code = this.flow.error?.code ?? 'internal_error';
         return html`
-          <h2 tabindex="-1">${t.errorTitle}</h2>
-          <p class="error-text" data-error-code=${code}>${t.errors[code] ?? t.errors.internal_error}</p>
+          <h2 tabindex="-1">${this.stepTitle('error')}</h2>
+          <p class=${code === 'user_cancelled' ? '' : 'error-text'} data-error-code=${code}>${t.errors[code] ?? t.errors.internal_error}</p>
           <div class="actions">
             <button type="button" part="retry-button" class="primary" @click=${this.onRetry}>${t.retry}</button>
           </div>

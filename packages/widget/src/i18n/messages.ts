@@ -31,6 +31,7 @@ export interface Messages {
   doneTitle: string;
   doneBody: string;
   errorTitle: string;
+  cancelledTitle: string;
   retry: string;
   previewLabel: string;
   errors: Record<string, string>;
@@ -68,6 +69,7 @@ const en: Messages = {
   doneTitle: 'Thank you',
   doneBody: 'Your photos were sent. You will be told the result shortly.',
   errorTitle: 'Something went wrong',
+  cancelledTitle: 'Verification cancelled',
   retry: 'Try again',
   previewLabel: 'Camera preview',
   errors: {
@@ -115,6 +117,7 @@ const es: Messages = {
   doneTitle: 'Gracias',
   doneBody: 'Tus fotos se han enviado. En breve se te comunicará el resultado.',
   errorTitle: 'Algo ha fallado',
+  cancelledTitle: 'Verificación cancelada',
   retry: 'Reintentar',
   previewLabel: 'Vista previa de la cámara',
   errors: {
