@@ -23,10 +23,15 @@ test('the demo page runs the widget under a strict CSP and shows events, then th
   await page.locator('service-widget [part="start-button"]').click();
   await captureAndConfirm(page);
   await captureAndConfirm(page);
+  // The lazily loaded face detector works under this policy too.
+  await expect(page.locator('service-widget figure[data-role="selfie"]')).toHaveAttribute('data-checked', 'true', { timeout: 30_000 });
   await page.locator('service-widget [part="submit-button"]').click();
   await expect(page.locator('#events li')).toHaveCount(1);
   await expect(page.locator('#events li').first()).toContainText('service:complete');
   await expect(page.locator('#verdict')).toContainText('"verdict": "approved"', { timeout: 20_000 });
   await screenshot(page, '16-demo-page');
-  expect(violations).toEqual([]);
+  // The widget itself triggers nothing. The detector's bundle (tfjs -> long.js) probes WebAssembly
+  // inside a try/catch and falls back to plain JS; without 'wasm-unsafe-eval' Chromium reports that
+  // probe. It is the only report allowed.
+  expect(violations.filter((v) => v !== 'script-src wasm-eval')).toEqual([]);
 });

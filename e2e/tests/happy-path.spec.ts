@@ -46,6 +46,9 @@ test('happy path: document, selfie, review, upload, service:complete, then the v
 
   await step(page, 'review');
   await expect(page.locator('service-widget img')).toHaveCount(2);
+  // The selfie's face check (detector loaded lazily from the API) finds Grace Hopper's face: no hints.
+  await expect(page.locator('service-widget figure[data-role="selfie"]')).toHaveAttribute('data-checked', 'true', { timeout: 30_000 });
+  await expect(page.locator('service-widget [data-hint]')).toHaveCount(0);
   await screenshot(page, '05-review');
   expect(await events(page)).toEqual([]);
   await part(page, 'submit-button').click();
@@ -119,5 +122,33 @@ test('a blurry photo gets the inline blurry_image hint on review (shown, never d
   await expect(hints.first()).toHaveAttribute('data-hint', 'blurry_image');
   await expect(hints.first()).toContainText('blurry');
   await screenshot(page, '17-review-blurry-hint');
+  expect(await events(page)).toEqual([]);
+});
+
+test('a selfie without a face gets the inline no_face_in_selfie hint; the detector loads only at the selfie step', async ({ page }) => {
+  const sharp = (await import('sharp')).default;
+  // A sharp picture with no face in it: a shelf of coloured boxes.
+  const boxes = Array.from({ length: 60 }, (_, i) => `<rect x="${(i % 10) * 128 + 8}" y="${Math.floor(i / 10) * 120 + 8}" width="112" height="104" fill="hsl(${(i * 47) % 360},60%,50%)"/>`).join('');
+  const noFace = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="1280" height="720" fill="#222"/>${boxes}</svg>`)).jpeg().toBuffer();
+  const vendorRequests: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/widget/vendor/') || r.url().includes('/widget/models/')) vendorRequests.push(new URL(r.url()).pathname);
+  });
+  await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest });
+  await part(page, 'start-button').click();
+  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
+  expect(vendorRequests).toEqual([]);
+  await part(page, 'capture-button').click();
+  await writeY4m(noFace, CAMERA_FILE);
+  await part(page, 'confirm-button').click();
+  await step(page, 'selfie');
+  await captureAndConfirm(page);
+  await step(page, 'review');
+  await expect(page.locator('service-widget figure[data-role="selfie"]')).toHaveAttribute('data-checked', 'true', { timeout: 30_000 });
+  const hints = page.locator('service-widget [data-hint]');
+  await expect(hints).toHaveCount(1);
+  await expect(hints.first()).toHaveAttribute('data-hint', 'no_face_in_selfie');
+  expect(vendorRequests).toEqual(expect.arrayContaining(['/widget/vendor/human.esm.js', '/widget/models/blazeface.json', '/widget/models/blazeface.bin']));
+  await screenshot(page, '18-review-no-face-hint');
   expect(await events(page)).toEqual([]);
 });

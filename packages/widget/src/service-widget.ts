@@ -5,7 +5,8 @@ import { FlowError } from './api/errors.js';
 import { CameraController } from './controllers/camera-controller.js';
 import { LocalizeController } from './controllers/localize-controller.js';
 import { CAPTURE_STEP_ROLE, captureSteps, initialState, transition, type CaptureRole, type FlowEvent, type FlowState, type Step } from './flow/machine.js';
-import { localHints } from './quality/local-check.js';
+import { preloadFaceDetector, selfieHasFace } from './quality/face-check.js';
+import { blurHint } from './quality/local-check.js';
 import { styles } from './service-widget.styles.js';
 
 /** The origin this module was served from: the default `api-base`. Read without touching the DOM. */
@@ -142,6 +143,7 @@ export class ServiceWidget extends LitElement {
     }
 
     if (!previous || previous.step !== step) {
+      if (step === 'selfie') void preloadFaceDetector(this.base);
       // Managed focus: each new step starts at its heading.
       this.renderRoot.querySelector<HTMLElement>('h2')?.focus();
       if (step === 'uploading') void this.upload();
@@ -177,8 +179,16 @@ export class ServiceWidget extends LitElement {
     if (!role || !this.cameraReady) return;
     try {
       const shot = await this.camera.capture();
-      const hints = await localHints(shot.canvas, role === 'selfie');
-      this.send({ type: 'CAPTURED', capture: { blob: shot.blob, url: URL.createObjectURL(shot.blob), width: shot.width, height: shot.height, hints } });
+      const blur = blurHint(shot.canvas);
+      const url = URL.createObjectURL(shot.blob);
+      const selfie = role === 'selfie';
+      this.send({ type: 'CAPTURED', capture: { blob: shot.blob, url, width: shot.width, height: shot.height, hints: blur ? [blur] : [], checked: !selfie } });
+      if (selfie) {
+        // In the background: the still shows at once, the hint joins it when the detector answers.
+        void selfieHasFace(shot.canvas, this.base).then((found) => {
+          this.send({ type: 'CHECKED', url, hints: found === false ? ['no_face_in_selfie'] : [] });
+        });
+      }
     } catch (err) {
       this.fail(this.errorOf(err));
     }
@@ -201,10 +211,15 @@ export class ServiceWidget extends LitElement {
     this.send({ type: 'RESTART' });
   };
 
+  /** The API origin: the `api-base` attribute, else where this script came from. */
+  private get base(): string {
+    return (this.apiBase || SCRIPT_ORIGIN).replace(/\/+$/, '');
+  }
+
   /** init -> uploads (with retry) -> submit, then `service:complete`. */
   private async upload(): Promise<void> {
     const run = this.run;
-    const api = new ApiClient((this.apiBase || SCRIPT_ORIGIN).replace(/\/+$/, ''), this.publishableKey ?? '');
+    const api = new ApiClient(this.base, this.publishableKey ?? '');
     const roles = captureSteps(this.flow.options).map((s) => CAPTURE_STEP_ROLE[s]!);
     const captures = this.flow.captures;
     try {
@@ -304,7 +319,7 @@ export class ServiceWidget extends LitElement {
       <div class="review">
         ${roles.map((role) => {
           const c = this.flow.captures[role]!;
-          return html`<figure>
+          return html`<figure data-role=${role} data-checked=${String(c.checked)}>
             <img src=${c.url} alt=${t.photoOf[role]} />
             <figcaption>${t.photoOf[role]}</figcaption>
             ${c.hints.map((h) => html`<p class="hint" data-hint=${h}>${h === 'blurry_image' ? t.hintBlurry : t.hintNoFace}</p>`)}

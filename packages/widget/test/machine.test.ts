@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureSteps, initialState, transition, type Capture, type FlowEvent, type FlowState } from '../src/flow/machine.js';
 
-const shot = (name: string): Capture => ({ blob: new Blob([name]), url: `blob:${name}`, width: 10, height: 10, hints: [] });
+const shot = (name: string): Capture => ({ blob: new Blob([name]), url: `blob:${name}`, width: 10, height: 10, hints: [], checked: name !== 's' });
 const run = (state: FlowState, ...events: FlowEvent[]) => events.reduce(transition, state);
 const take = (name: string): FlowEvent[] => [{ type: 'CAPTURED', capture: shot(name) }, { type: 'CONFIRM' }];
 
@@ -77,5 +77,17 @@ describe('flow state machine', () => {
     for (const e of [{ type: 'CONFIRM' }, { type: 'SUBMIT' }, { type: 'COMPLETED', verificationId: 'x', status: 'queued' }, { type: 'RESTART' }, { type: 'CAPTURED', capture: shot('x') }] as FlowEvent[]) {
       expect(transition(s, e)).toBe(s);
     }
+  });
+});
+
+describe('late hints', () => {
+  it('a hint found after capture joins the photo it belongs to, pending or confirmed', () => {
+    let s = run(initialState({ documentBack: false, activeLiveness: false }), { type: 'START' }, ...take('f'), { type: 'CAPTURED', capture: shot('s') });
+    expect(s.pending?.checked).toBe(false);
+    s = run(s, { type: 'CHECKED', url: 'blob:s', hints: ['no_face_in_selfie'] });
+    expect(s.pending).toMatchObject({ hints: ['no_face_in_selfie'], checked: true });
+    s = run(s, { type: 'CONFIRM' }, { type: 'CHECKED', url: 'blob:s', hints: ['no_face_in_selfie'] }, { type: 'CHECKED', url: 'blob:other', hints: ['blurry_image'] });
+    expect(s.captures.selfie?.hints).toEqual(['no_face_in_selfie']);
+    expect(s.captures.docFront?.hints).toEqual([]);
   });
 });

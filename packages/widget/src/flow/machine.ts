@@ -14,6 +14,8 @@ export interface Capture {
   height: number;
   /** Local hints shown on review (never dispatched as events). */
   hints: ('blurry_image' | 'no_face_in_selfie')[];
+  /** False while a background check (the selfie's face check) is still running. */
+  checked: boolean;
 }
 
 export interface FlowOptions {
@@ -39,6 +41,8 @@ export type FlowEvent =
   | { type: 'START' }
   | { type: 'CAPTURED'; capture: Capture }
   | { type: 'CONFIRM' }
+  /** A background check finished for the photo with this url (the face check), with its hints. */
+  | { type: 'CHECKED'; url: string; hints: ('blurry_image' | 'no_face_in_selfie')[] }
   | { type: 'RETAKE'; role?: CaptureRole }
   | { type: 'LIVENESS_DONE' }
   | { type: 'SUBMIT' }
@@ -81,6 +85,12 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
     case 'CAPTURED': {
       if (!CAPTURE_STEP_ROLE[state.step]) return state;
       return { ...state, pending: event.capture };
+    }
+    case 'CHECKED': {
+      const add = (c: Capture): Capture => (c.url === event.url ? { ...c, checked: true, hints: [...new Set([...c.hints, ...event.hints])] } : c);
+      const pending = state.pending ? add(state.pending) : null;
+      const captures = Object.fromEntries(Object.entries(state.captures).map(([role, c]) => [role, add(c)])) as FlowState['captures'];
+      return { ...state, pending, captures };
     }
     case 'CONFIRM': {
       const role = CAPTURE_STEP_ROLE[state.step];

@@ -1,8 +1,7 @@
 /**
  * A quick local check before upload, shown as inline hints on the review screen. Blur: variance
  * of the Laplacian of the grey image at a fixed width (so the number means the same for every
- * camera). Face: the browser's FaceDetector where it exists; elsewhere no face hint is given
- * (the server decides `no_face_in_selfie` in any case).
+ * camera). The face check is in face-check.ts (a detector loaded lazily).
  */
 export const BLUR_CHECK_WIDTH = 320;
 /** Below this the photo is called blurry (sharp camera frames measure in the hundreds). */
@@ -32,8 +31,8 @@ export function greyFromRgba(rgba: Uint8ClampedArray): Uint8ClampedArray {
   return grey;
 }
 
-export async function localHints(canvas: HTMLCanvasElement, isSelfie: boolean): Promise<('blurry_image' | 'no_face_in_selfie')[]> {
-  const hints: ('blurry_image' | 'no_face_in_selfie')[] = [];
+/** The blur hint, computed at capture time (a few milliseconds at 320 px). */
+export function blurHint(canvas: HTMLCanvasElement): 'blurry_image' | null {
   const w = BLUR_CHECK_WIDTH;
   const h = Math.max(1, Math.round((canvas.height / canvas.width) * w));
   const small = document.createElement('canvas');
@@ -42,17 +41,5 @@ export async function localHints(canvas: HTMLCanvasElement, isSelfie: boolean): 
   const ctx = small.getContext('2d', { willReadFrequently: true })!;
   ctx.drawImage(canvas, 0, 0, w, h);
   const grey = greyFromRgba(ctx.getImageData(0, 0, w, h).data);
-  if (laplacianVariance(grey, w, h) < BLUR_THRESHOLD) hints.push('blurry_image');
-  if (isSelfie) {
-    const Detector = (globalThis as { FaceDetector?: new (o?: object) => { detect(src: CanvasImageSource): Promise<unknown[]> } }).FaceDetector;
-    if (Detector) {
-      try {
-        const faces = await new Detector({ fastMode: true, maxDetectedFaces: 1 }).detect(canvas);
-        if (faces.length === 0) hints.push('no_face_in_selfie');
-      } catch {
-        /* detector unavailable on this platform: no hint */
-      }
-    }
-  }
-  return hints;
+  return laplacianVariance(grey, w, h) < BLUR_THRESHOLD ? 'blurry_image' : null;
 }
