@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { Api, serviceWithTenant, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
 let api: Api;
 let t: TenantKeys;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  api = new Api(svc.url);
-  t = await api.tenant();
-});
+beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
 
 describe('API keys', () => {

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { Api, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
 let api: Api;
 let t: TenantKeys;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  api = new Api(svc.url);
-  t = await api.tenant(100);
-});
+beforeAll(async () => ({ svc, api, t } = await serviceWithTenant(100)));
 afterAll(() => svc?.close());
 
 const reason = (r: { body: any }) => r.body?.detail?.reason;

@@ -1,18 +1,14 @@
 import { LIMITS } from '@service/contract';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { Api, serviceWithTenant, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
+import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
 let api: Api;
 let t: TenantKeys;
 
-beforeAll(async () => {
-  svc = await startTestService();
-  api = new Api(svc.url);
-  t = await api.tenant();
-});
+beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
 
 const reason = (r: { body: any }) => r.body?.detail?.reason;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ADMIN_TOKEN, CLIENT_IP_HEADER } from './test-service.js';
+import { ADMIN_TOKEN, CLIENT_IP_HEADER, startTestService, type TestService } from './test-service.js';
 
 let ipSeq = 0;
 
@@ -115,4 +115,11 @@ export function expectErrorShape(r: Res, status: number, error: string) {
   if (typeof r.body.message !== 'string' || r.body.requestId !== r.headers.get('x-request-id')) {
     throw new Error(`bad error object ${JSON.stringify(r.body)}`);
   }
+}
+
+/** A started service, a client for it, and one tenant: what most API test files begin with. */
+export async function serviceWithTenant(credits = 100): Promise<{ svc: TestService; api: Api; t: TenantKeys }> {
+  const svc = await startTestService();
+  const api = new Api(svc.url);
+  return { svc, api, t: await api.tenant(credits) };
 }
