@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     stopping = true;
     service.deps.logger.info({ signal }, 'shutting down');
     await service.stop().catch(() => {});
+    service.deps.logger.flush();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

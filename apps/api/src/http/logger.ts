@@ -7,6 +7,10 @@ export type { Logger };
  * names or images in the first place.
  */
 export function createLogger(level: string): Logger {
+  // Buffered, asynchronous writes: one syscall per 4 kB of logs instead of one per request line
+  // (syscalls dominate the hot path). At most that much is lost if the process is killed hard;
+  // a normal shutdown flushes (see main.ts).
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
   return pino({
     level,
     base: undefined,
@@ -14,5 +18,5 @@ export function createLogger(level: string): Logger {
       paths: ['authorization', 'headers.authorization', '*.authorization', 'token', 'key', 'secret', '*.secret'],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
