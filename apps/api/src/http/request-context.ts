@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { ERROR_STATUS } from '@service/contract';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
+import { stopReading } from './read-body.js';
 import type { Logger } from './logger.js';
 
 declare module 'koa' {
@@ -48,6 +49,10 @@ export function requestContext(logger: Logger): Middleware {
         sendError(ctx, new ApiError('not_found', 'Route not found'));
       }
     } catch (err) {
+      // Rejected before its body was read (bad token, expired slot, rate limit...): a large or
+      // chunked body is not drained; the connection closes after the answer.
+      const declared = Number(ctx.get('Content-Length') || 0);
+      if (!ctx.req.complete && (declared > 64 * 1024 || ctx.get('Transfer-Encoding'))) stopReading(ctx);
       if (err instanceof ApiError) {
         sendError(ctx, err);
       } else {

@@ -97,6 +97,29 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
     expect(JSON.parse(result.body).detail.reason).toBe('image_too_large');
   });
 
+  it('a request rejected before its body is read is answered without waiting for the body', async () => {
+    // Wrong token, then a body that never finishes: the 400 must come back regardless.
+    const a = await fresh();
+    const url = new URL(a.uploads.docFront.url);
+    const result = await new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'X-Service-Upload-Token': 'wrong-token', 'Content-Type': 'image/jpeg', 'Transfer-Encoding': 'chunked', 'x-test-client-ip': '192.0.2.201' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body, connection: res.headers.connection }));
+        },
+      );
+      req.on('error', reject);
+      req.write(fakeJpeg(256 * 1024));
+      setTimeout(() => reject(new Error('no answer')), 5000).unref();
+    });
+    expect(result.status).toBe(400);
+    expect(JSON.parse(result.body).detail.reason).toBe('invalid_upload_token');
+    // The server will not drain the rest: it closes the connection after answering.
+    expect(result.connection).toBe('close');
+  });
+
   it('capture source upload is refused for the selfie only, camera and absent are fine', async () => {
     const init = await fresh();
     expect(reason(await api.upload(init, 'selfie', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe('upload_source_forbidden_for_biometric');
