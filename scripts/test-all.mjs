@@ -12,7 +12,8 @@ const reports = ['packages/contract', 'packages/webhooks', 'packages/widget', 'a
 const playwrightReport = path.join(root, 'e2e', 'test-results', 'results.json');
 for (const r of [...reports, playwrightReport]) fs.rmSync(r, { force: true });
 
-let status = run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
+let status = run(process.execPath, [path.join(root, 'scripts', 'ensure-test-packages.mjs')]);
+if (status === 0) status = run('npx', ['turbo', 'run', 'build', '--output-logs=errors-only']);
 if (status === 0) status = run('npx', ['turbo', 'run', 'test', '--concurrency=1', '--continue']);
 
 let passed = 0;

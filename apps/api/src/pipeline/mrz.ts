@@ -41,7 +41,9 @@ export function findMrzLines(text: string): string[] | null {
     const lines = candidates.slice(-count);
     const lengths = count === 2 ? [44, 36] : [30];
     for (const len of lengths) {
-      if (lines.every((l) => Math.abs(l.length - len) <= 2)) return lines.map((l) => l.slice(0, len).padEnd(len, '<'));
+      // OCR often drops trailing `<` fillers: a short line ending in `<` is padded back.
+      const fits = (l: string) => Math.abs(l.length - len) <= 2 || (l.length < len && l.length >= len - 12 && l.endsWith('<'));
+      if (lines.every(fits)) return lines.map((l) => l.slice(0, len).padEnd(len, '<'));
     }
   }
   return null;

@@ -6,3 +6,39 @@ export async function textCard(width = 1280, height = 800): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#e8eef7"/><rect x="20" y="20" width="${width - 40}" height="${height - 40}" fill="none" stroke="#24406b" stroke-width="8"/>${lines}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
 }
+
+export interface PassportPage {
+  surname: string;
+  givenNames: string;
+  documentNumber: string;
+  nationality: string;
+  dateOfBirth: string;
+  expiryDate: string;
+  mrz: readonly string[];
+  portrait: string;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/** A synthetic passport data page: printed fields in DejaVu Sans, the MRZ in OCR-B (Debian fonts-ocr-b). */
+export async function passportPage(p: PassportPage): Promise<Buffer> {
+  const W = 1250;
+  const H = 880;
+  const field = (label: string, value: string, y: number) =>
+    `<text x="360" y="${y}" font-family="DejaVu Sans" font-size="22" fill="#445">${esc(label)}</text><text x="360" y="${y + 36}" font-family="DejaVu Sans" font-size="32" fill="#111">${esc(value)}</text>`;
+  // textLength makes every MRZ line exactly as wide as the page allows, whatever the font metrics.
+  const mrz = p.mrz.map((line, i) => `<text x="40" y="${H - 110 + i * 62}" font-family="OCR B" font-size="34" textLength="${W - 80}" lengthAdjust="spacing" fill="#000">${esc(line)}</text>`).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+    <rect width="100%" height="100%" fill="#f3f1e6"/>
+    <text x="40" y="60" font-family="DejaVu Sans" font-size="34" font-weight="bold" fill="#24406b">PASSPORT · PASAPORTE</text>
+    ${field('Surname / Apellidos', p.surname, 120)}
+    ${field('Given names / Nombre', p.givenNames, 210)}
+    ${field('Nationality', p.nationality, 300)}
+    ${field('Date of birth', p.dateOfBirth, 390)}
+    ${field('Passport No.', p.documentNumber, 480)}
+    ${field('Date of expiry', p.expiryDate, 570)}
+    ${mrz}
+  </svg>`;
+  const portrait = await sharp(p.portrait).resize(280, 360, { fit: 'cover', position: 'top' }).toBuffer();
+  return sharp(Buffer.from(svg)).composite([{ input: portrait, left: 40, top: 100 }]).jpeg({ quality: 90 }).toBuffer();
+}

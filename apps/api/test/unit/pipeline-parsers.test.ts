@@ -98,3 +98,11 @@ describe('name match', () => {
     expect(jaroWinkler('DIXON', 'DICKSONX')).toBeCloseTo(0.813, 3);
   });
 });
+
+describe('findMrzLines with dropped fillers', () => {
+  it('pads a line whose trailing < fillers the OCR dropped, but not one missing check digits', () => {
+    const [l1, l2] = composeTd3({ issuingState: 'D', surname: 'Mustermann', givenNames: 'Erika', documentNumber: 'C01X00T47', nationality: 'D', birthDate: '830812', sex: 'F', expiryDate: '270228' });
+    expect(findMrzLines(`${l1.replace(/<+$/, '<')}\n${l2}`)).toEqual([l1, l2]);
+    expect(findMrzLines(`${l1}\n${l2.slice(0, 30)}`)).toBeNull();
+  });
+});

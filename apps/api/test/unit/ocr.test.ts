@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
+import { findMrzLines, parseMrz } from '../../src/pipeline/mrz.js';
+import { OcrEngine } from '../../src/pipeline/ocr.js';
+import { passportPage } from '../helpers/synthetic-images.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+let ocr: OcrEngine;
+
+beforeAll(async () => {
+  ocr = await OcrEngine.start({ textWorkers: 1, mrzWorkers: 1 });
+}, 60_000);
+afterAll(() => ocr?.stop());
+
+describe('offline OCR (tesseract.js with models from npm packages)', () => {
+  it('reads the printed fields and the MRZ of a passport page; the MRZ parses with valid check digits', async () => {
+    const mrz = composeTd3({ issuingState: 'ESP', surname: 'Martinez Garcia', givenNames: 'Ana Lucia', documentNumber: 'PAB123456', nationality: 'ESP', birthDate: '900228', sex: 'F', expiryDate: '310514' });
+    const page = await passportPage({
+      surname: 'MARTÍNEZ GARCÍA',
+      givenNames: 'ANA LUCÍA',
+      documentNumber: 'PAB123456',
+      nationality: 'ESPAÑOLA / ESP',
+      dateOfBirth: '28 02 1990',
+      expiryDate: '14 05 2031',
+      mrz,
+      portrait: path.join(fixtures, 'astronaut.png'),
+    });
+    fs.mkdirSync('test-results', { recursive: true });
+    fs.writeFileSync('test-results/passport-sample.jpg', page);
+
+    const text = await ocr.readText(page);
+    expect(text.text).toMatch(/MART[IÍ]NEZ/);
+    expect(text.text).toContain('PAB123456');
+    expect(text.confidence).toBeGreaterThan(0.5);
+
+    const zone = await ocr.readMrzRegion(page);
+    const lines = findMrzLines(zone);
+    expect(lines).toEqual([...mrz]);
+    expect(parseMrz(lines!)).toMatchObject({ fullName: 'ANA LUCIA MARTINEZ GARCIA', documentNumber: 'PAB123456', dateOfBirth: '1990-02-28', expiryDate: '2031-05-14', nationality: 'ESP' });
+  }, 60_000);
+});

@@ -1,0 +1,28 @@
+// What the test suites need from Debian, installed when missing, as part of the test command (a
+// fresh machine needs no manual step): Chromium for the Playwright suites (Playwright cannot
+// download a browser here), and the DejaVu and OCR-B fonts that synthetic documents are drawn with.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const fonts = (() => {
+  try {
+    return execFileSync('fc-list', { encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+})();
+const missing = [];
+if (!fs.existsSync(chromium)) missing.push('chromium');
+if (!/DejaVu Sans/.test(fonts)) missing.push('fonts-dejavu-core');
+if (!/OCR B/.test(fonts)) missing.push('fonts-ocr-b');
+if (missing.length === 0) process.exit(0);
+
+if (process.getuid?.() !== 0) {
+  console.error(`Missing for the tests: ${missing.join(', ')}. Install them (sudo apt-get install -y ${missing.join(' ')}).`);
+  process.exit(1);
+}
+console.log(`Installing from Debian for the tests: ${missing.join(', ')} (one time)...`);
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
