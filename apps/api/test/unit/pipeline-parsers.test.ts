@@ -102,7 +102,8 @@ describe('name match', () => {
 describe('findMrzLines with dropped fillers', () => {
   it('pads a line whose trailing < fillers the OCR dropped, but not one missing check digits', () => {
     const [l1, l2] = composeTd3({ issuingState: 'D', surname: 'Mustermann', givenNames: 'Erika', documentNumber: 'C01X00T47', nationality: 'D', birthDate: '830812', sex: 'F', expiryDate: '270228' });
-    expect(findMrzLines(`${l1.replace(/<+$/, '<')}\n${l2}`)).toEqual([l1, l2]);
+    expect(l1.endsWith('<'.repeat(10))).toBe(true);
+    expect(findMrzLines(`${l1.slice(0, -10)}\n${l2}`)).toEqual([l1, l2]);
     expect(findMrzLines(`${l1}\n${l2.slice(0, 30)}`)).toBeNull();
   });
 });
