@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+import { textCard } from '../helpers/synthetic-images.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+let faces: FaceAnalyzer;
+beforeAll(async () => {
+  faces = await FaceAnalyzer.start();
+}, 60_000);
+
+describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
+  it('finds a face with an embedding and a near-frontal pose', async () => {
+    const f = await faces.analyse(await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer());
+    expect(f).not.toBeNull();
+    expect(f!.score).toBeGreaterThan(0.8);
+    expect(f!.embedding).toHaveLength(1024);
+    expect(Math.abs(f!.yaw)).toBeLessThan(15);
+  });
+
+  it('finds no face in a page of text', async () => {
+    expect(await faces.analyse(await textCard())).toBeNull();
+  });
+
+  it('the same person (a re-cropped, darker copy) scores high; two people score low', async () => {
+    const astronaut = await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer();
+    const copy = await sharp(astronaut).extract({ left: 60, top: 0, width: 360, height: 360 }).resize(420).modulate({ brightness: 0.8 }).jpeg({ quality: 70 }).toBuffer();
+    const hopper = await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer();
+    const [a, b, c] = await Promise.all([faces.analyse(astronaut), faces.analyse(copy), faces.analyse(hopper)]);
+    const same = faces.similarity(a!.embedding, b!.embedding);
+    const other = faces.similarity(a!.embedding, c!.embedding);
+    expect(same).toBeGreaterThan(0.8);
+    expect(other).toBeLessThan(0.5);
+  });
+
+  it('reads a head turn: a turned face has a large yaw, and mirroring flips its sign', async () => {
+    const turned = await sharp(path.join(fixtures, 'camera.png')).jpeg().toBuffer();
+    const frontal = await faces.analyse(await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer());
+    const f = await faces.analyse(turned);
+    const mirrored = await faces.analyse(await sharp(turned).flop().jpeg().toBuffer());
+    expect(f && mirrored && frontal).toBeTruthy();
+    expect(Math.abs(f!.yaw)).toBeGreaterThan(Math.abs(frontal!.yaw) + 15);
+    // A front camera's preview is mirrored: the same turn reads with the opposite sign.
+    expect(Math.sign(mirrored!.yaw)).toBe(-Math.sign(f!.yaw));
+    expect(Math.abs(Math.abs(mirrored!.yaw) - Math.abs(f!.yaw))).toBeLessThan(10);
+  });
+});
