@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Verification } from '../../src/db/types.js';
+import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
+import { decide } from '../../src/pipeline/policy.js';
+import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
+import { passportPage, textCard } from '../helpers/synthetic-images.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const NOW = new Date('2026-11-21T12:00:00Z');
+let pipeline: VisionPipeline;
+
+beforeAll(async () => {
+  pipeline = await VisionPipeline.start({ ocrWorkers: 1, now: () => NOW });
+}, 90_000);
+afterAll(() => pipeline?.stop());
+
+const verification = (name: string | null) => ({ submitted_full_name: name, active_liveness: false }) as unknown as Verification;
+
+async function passport(opts: { expiry?: string; portrait?: string } = {}) {
+  const expiry = opts.expiry ?? '310514';
+  const mrz = composeTd3({ issuingState: 'ESP', surname: 'Martinez Garcia', givenNames: 'Ana Lucia', documentNumber: 'PAB123456', nationality: 'ESP', birthDate: '900228', sex: 'F', expiryDate: expiry });
+  return passportPage({
+    surname: 'MARTÍNEZ GARCÍA',
+    givenNames: 'ANA LUCÍA',
+    documentNumber: 'PAB123456',
+    nationality: 'ESP',
+    dateOfBirth: '28 02 1990',
+    expiryDate: `${expiry.slice(4)} ${expiry.slice(2, 4)} 20${expiry.slice(0, 2)}`,
+    mrz,
+    portrait: opts.portrait ?? path.join(fixtures, 'astronaut.png'),
+  });
+}
+/** "Same person" built from the one photograph there is of her: a re-cropped, re-lit copy. */
+const astronautSelfie = () => sharp(path.join(fixtures, 'astronaut.png')).extract({ left: 40, top: 0, width: 420, height: 420 }).resize(640).modulate({ brightness: 1.1 }).jpeg({ quality: 85 }).toBuffer();
+const hopperSelfie = () => sharp(path.join(fixtures, 'grace_hopper.jpg')).resize(640).jpeg().toBuffer();
+const run = async (name: string | null, docFront: Buffer, selfie: Buffer) => pipeline.run(verification(name), { docFront, docBack: null, selfie, liveness: null });
+
+describe('vision pipeline on synthetic documents', () => {
+  it('a genuine passport and selfie with the typed name: approved, MRZ fields extracted', async () => {
+    const r = await run('Ana Lucía Martínez García', await passport(), await astronautSelfie());
+    expect(r.fieldsExtracted).toEqual({ fullName: 'ANA LUCIA MARTINEZ GARCIA', documentNumber: 'PAB123456', dateOfBirth: '1990-02-28', expiryDate: '2031-05-14', nationality: 'ESP' });
+    expect(r.scores).toMatchObject({ document_ocr: 1, name_match: 1, liveness: null });
+    expect(r.scores.face_match).toBeGreaterThan(0.6);
+    expect(r.scores.image_quality).toBeGreaterThan(0.5);
+    expect(r).toMatchObject({ verdict: 'approved', reasons: [] });
+    expect(pipeline.lastStageTimes!.ocr).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('another face in the selfie: rejected with face_mismatch', async () => {
+    const r = await run('Ana Lucía Martínez García', await passport(), await hopperSelfie());
+    expect(r.scores.face_match).toBeLessThan(0.4);
+    expect(r.verdict).toBe('rejected');
+    expect(r.reasons).toContain('face_mismatch');
+  }, 30_000);
+
+  it('another name typed: rejected with name_mismatch', async () => {
+    const r = await run('Grace Brewster Hopper', await passport(), await astronautSelfie());
+    expect(r.scores.name_match).toBeLessThan(0.6);
+    expect(r).toMatchObject({ verdict: 'rejected' });
+    expect(r.reasons).toContain('name_mismatch');
+  }, 30_000);
+
+  it('an expired document: rejected with document_expired', async () => {
+    const r = await run('Ana Martinez Garcia', await passport({ expiry: '200101' }), await astronautSelfie());
+    expect(r.fieldsExtracted.expiryDate).toBe('2020-01-01');
+    expect(r.reasons).toContain('document_expired');
+    expect(r.verdict).toBe('rejected');
+  }, 30_000);
+
+  it('a selfie without a face: rejected with no_face_in_selfie', async () => {
+    const r = await run('Ana Lucía Martínez García', await passport(), await textCard());
+    expect(r.reasons).toContain('no_face_in_selfie');
+    expect(r.scores.face_match).toBeNull();
+    expect(r.verdict).toBe('rejected');
+  }, 30_000);
+
+  it('bytes that start like a JPEG but do not decode: document_unreadable, not a crash', async () => {
+    const junk = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(500, 7)]);
+    const r = await run('Ana', junk, junk);
+    expect(r).toMatchObject({ verdict: 'rejected', reasons: ['document_unreadable'] });
+  }, 30_000);
+});
+
+describe('policy', () => {
+  const ok = { documentOcr: 1, nameMatch: 1, faceMatch: 0.9, imageQuality: 1, selfieHasFace: true, documentReadable: true, documentExpired: false, blurry: false };
+  it('approves when every score clears its review line', () => {
+    expect(decide(ok)).toEqual({ verdict: 'approved', reasons: [] });
+    expect(decide({ ...ok, nameMatch: null })).toEqual({ verdict: 'approved', reasons: [] });
+  });
+  it('reviews between the lines, rejects below them, with reasons', () => {
+    expect(decide({ ...ok, faceMatch: 0.5 })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
+    expect(decide({ ...ok, faceMatch: 0.3, nameMatch: 0.7 })).toEqual({ verdict: 'rejected', reasons: ['face_mismatch', 'name_mismatch'] });
+    expect(decide({ ...ok, blurry: true })).toEqual({ verdict: 'review', reasons: ['blurry_image'] });
+    expect(decide({ ...ok, faceMatch: null })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
+    expect(decide({ ...ok, documentExpired: true }).reasons).toEqual(['document_expired']);
+  });
+});
