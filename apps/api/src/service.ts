@@ -11,7 +11,8 @@ import { migrateToLatest } from './db/migrate.js';
 import { preparedRunner } from './db/prepared.js';
 import { processVerificationJob } from './jobs/process-verification.js';
 import { createLogger, type Logger } from './http/logger.js';
-import { unavailablePipeline, type VerificationPipeline } from './pipeline/pipeline.js';
+import type { VerificationPipeline } from './pipeline/pipeline.js';
+import { backgroundVisionPipeline } from './pipeline/vision-pipeline.js';
 import { DEFAULT_QUEUE_TUNING, JobQueue, QUEUES, type QueueTuning } from './queue/job-queue.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { BlobStore } from './storage/blob-store.js';
@@ -71,9 +72,16 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     };
 
     const timers: NodeJS.Timeout[] = [];
+    let stopPipeline: () => Promise<void> = async () => {};
     if (runWorkers) {
+      let pipeline = opts.pipeline;
+      if (!pipeline) {
+        const vision = backgroundVisionPipeline((err) => logger.error({ err: { message: err.message } }, 'vision models failed to load'));
+        stopPipeline = () => vision.stop();
+        pipeline = vision;
+      }
       const cores = Math.max(2, (await import('node:os')).availableParallelism());
-      await queue.work(QUEUES.verification, opts.verificationConcurrency ?? cores, processVerificationJob(deps, opts.pipeline ?? unavailablePipeline));
+      await queue.work(QUEUES.verification, opts.verificationConcurrency ?? cores, processVerificationJob(deps, pipeline));
       await queue.work(QUEUES.webhook, opts.webhookConcurrency ?? 4, deliverWebhookJob(deps, opts.delivery ?? CONTRACT_DELIVERY_OPTIONS));
       const prune = setInterval(() => void deps.limiter.prune().catch((err) => logger.warn({ err: { message: err.message } }, 'rate-limit prune failed')), 60_000);
       prune.unref();
@@ -110,6 +118,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
           await new Promise<void>((resolve) => server!.close(() => resolve()));
         }
         await q.stop();
+        await stopPipeline();
         await database.close();
       },
     };

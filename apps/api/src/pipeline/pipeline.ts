@@ -16,7 +16,7 @@ export interface VerificationOutcome {
   fieldsExtracted: FieldsExtracted;
 }
 
-/** Turns stored images into a verdict. The vision pipeline implements it (its own issue). */
+/** Turns stored images into a verdict; `VisionPipeline` implements it (tests may inject doubles). */
 export interface VerificationPipeline {
   run(verification: Verification, images: VerificationImages): Promise<VerificationOutcome>;
 }
@@ -27,13 +27,3 @@ export class PermanentPipelineError extends Error {
     super(message);
   }
 }
-
-/**
- * Stands in until a vision pipeline is installed: live verifications end `failed` with
- * `pipeline_unavailable` rather than with an invented verdict.
- */
-export const unavailablePipeline: VerificationPipeline = {
-  async run() {
-    throw new PermanentPipelineError('pipeline_unavailable', 'No vision pipeline is installed in this build');
-  },
-};

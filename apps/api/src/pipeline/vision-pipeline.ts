@@ -149,3 +149,20 @@ function fieldsFromText(text: string, now: Date): FieldsExtracted {
 }
 
 export type { FaceResult };
+
+/**
+ * The vision pipeline for a worker process: models start loading at once in the background (the
+ * API does not wait for them), and the first job waits until they are ready.
+ */
+export function backgroundVisionPipeline(onError: (err: Error) => void): VerificationPipeline & { stop(): Promise<void> } {
+  const ready = VisionPipeline.start();
+  ready.catch(onError);
+  return {
+    async run(v, images) {
+      return (await ready).run(v, images);
+    },
+    async stop() {
+      await ready.then((p) => p.stop()).catch(() => {});
+    },
+  };
+}

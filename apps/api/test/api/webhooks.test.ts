@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Api, type TenantKeys } from '../helpers/api-client.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
+import { PermanentPipelineError } from '../../src/pipeline/pipeline.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const SECRET = 'receiver-secret-0123456789abcdef';
@@ -15,7 +16,18 @@ beforeAll(async () => {
   receiver = await new HttpsReceiver().start();
   // Development/test switch: loopback receivers allowed. A short schedule stands in for
   // 5 s, 30 s, 2 min, 10 min so retries are observable; the contract schedule is tested below.
-  svc = await startTestService({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' }, { delivery: { retryDelaysSeconds: [1, 1, 1, 1], timeoutMs: 1500 } });
+  // Live verifications here meet a pipeline that fails outright, to produce `verification.failed`.
+  svc = await startTestService(
+    { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+    {
+      delivery: { retryDelaysSeconds: [1, 1, 1, 1], timeoutMs: 1500 },
+      pipeline: {
+        run: async () => {
+          throw new PermanentPipelineError('simulated_failure', 'the pipeline failed');
+        },
+      },
+    },
+  );
   api = new Api(svc.url);
 });
 afterAll(async () => {
