@@ -12,6 +12,8 @@ export const POLICY = {
   documentOcr: { reject: 0.3, review: 0.6 },
   /** image_quality: 0 when blurry, too dark, burnt out or too small (see image-quality.ts). */
   imageQuality: { review: 0.3 },
+  /** liveness: the share of challenge steps passed; one missed step of four goes to review. */
+  liveness: { reject: 0.5, review: 1 },
   /** A document without a detectable face loses this much document_ocr. */
   noDocumentFacePenalty: 0.3,
 } as const;
@@ -27,6 +29,8 @@ export interface PolicyInput {
   documentReadable: boolean;
   documentExpired: boolean;
   blurry: boolean;
+  /** null without active liveness. */
+  liveness: number | null;
 }
 
 /** Reasons first, then the verdict: any rejecting reason rejects; else any review reason reviews. */
@@ -46,6 +50,10 @@ export function decide(i: PolicyInput): { verdict: Verdict; reasons: string[] } 
   if (i.nameMatch !== null) {
     if (i.nameMatch < POLICY.nameMatch.reject) reject.add('name_mismatch');
     else if (i.nameMatch < POLICY.nameMatch.review) review.add('name_mismatch');
+  }
+  if (i.liveness !== null) {
+    if (i.liveness < POLICY.liveness.reject) reject.add('liveness_failed');
+    else if (i.liveness < POLICY.liveness.review) review.add('liveness_failed');
   }
   if (i.blurry || i.imageQuality < POLICY.imageQuality.review) review.add('blurry_image');
   const verdict: Verdict = reject.size ? 'rejected' : review.size ? 'review' : 'approved';

@@ -3,13 +3,14 @@ import type { Verification } from '../db/types.js';
 import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { DEFAULT_QUALITY_THRESHOLDS, measureQuality, qualityScore } from './image-quality.js';
 import { findMrzLines, parseMrz, type MrzFields } from './mrz.js';
+import { judgeLiveness } from './liveness.js';
 import { nameMatchScore, normalizeName } from './name-match.js';
 import { OcrEngine } from './ocr.js';
-import { PermanentPipelineError, type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
+import { type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
 import { decide, POLICY } from './policy.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
-export type StageTimes = Record<'quality' | 'ocr' | 'mrz' | 'faces', number>;
+export type StageTimes = Record<'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
 
 /**
  * The vision pipeline: image quality, OCR of the document (and the MRZ with the OCR-B model, which
@@ -35,10 +36,7 @@ export class VisionPipeline implements VerificationPipeline {
   }
 
   async run(v: Verification, images: VerificationImages): Promise<VerificationOutcome> {
-    if (images.liveness) {
-      throw new PermanentPipelineError('liveness_unavailable', 'Active-liveness judging is not in this build');
-    }
-    const times: StageTimes = { quality: 0, ocr: 0, mrz: 0, faces: 0 };
+    const times: StageTimes = { quality: 0, ocr: 0, mrz: 0, faces: 0, liveness: 0 };
     const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
       const start = performance.now();
       try {
@@ -90,6 +88,8 @@ export class VisionPipeline implements VerificationPipeline {
     const faceMatch = docFace && selfieFace ? round(this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
     const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
     const imageQuality = Math.min(docScore.score, selfieScore.score);
+    const live = images.liveness;
+    const liveness = live ? (await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace, steps: live.steps }))).score : null;
 
     const { verdict, reasons } = decide({
       documentOcr,
@@ -100,9 +100,10 @@ export class VisionPipeline implements VerificationPipeline {
       documentReadable,
       documentExpired: expired,
       blurry: docScore.blurry || selfieScore.blurry,
+      liveness,
     });
     this.lastStageTimes = times;
-    const scores: Scores = { document_ocr: round(documentOcr), name_match: nameMatch, face_match: faceMatch, image_quality: round(imageQuality), liveness: null };
+    const scores: Scores = { document_ocr: round(documentOcr), name_match: nameMatch, face_match: faceMatch, image_quality: round(imageQuality), liveness };
     return { verdict, reasons, scores, fieldsExtracted: fields };
   }
 }

@@ -85,7 +85,7 @@ describe('vision pipeline on synthetic documents', () => {
 });
 
 describe('policy', () => {
-  const ok = { documentOcr: 1, nameMatch: 1, faceMatch: 0.9, imageQuality: 1, selfieHasFace: true, documentReadable: true, documentExpired: false, blurry: false };
+  const ok = { documentOcr: 1, nameMatch: 1, faceMatch: 0.9, imageQuality: 1, selfieHasFace: true, documentReadable: true, documentExpired: false, blurry: false, liveness: null };
   it('approves when every score clears its review line', () => {
     expect(decide(ok)).toEqual({ verdict: 'approved', reasons: [] });
     expect(decide({ ...ok, nameMatch: null })).toEqual({ verdict: 'approved', reasons: [] });
@@ -96,5 +96,14 @@ describe('policy', () => {
     expect(decide({ ...ok, blurry: true })).toEqual({ verdict: 'review', reasons: ['blurry_image'] });
     expect(decide({ ...ok, faceMatch: null })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
     expect(decide({ ...ok, documentExpired: true }).reasons).toEqual(['document_expired']);
+  });
+});
+
+describe('liveness policy', () => {
+  const ok = { documentOcr: 1, nameMatch: 1, faceMatch: 0.9, imageQuality: 1, selfieHasFace: true, documentReadable: true, documentExpired: false, blurry: false };
+  it('all steps passed approves; one missed step reviews; half or fewer rejects', () => {
+    expect(decide({ ...ok, liveness: 1 }).verdict).toBe('approved');
+    expect(decide({ ...ok, liveness: 0.75 })).toEqual({ verdict: 'review', reasons: ['liveness_failed'] });
+    expect(decide({ ...ok, liveness: 0.25 })).toEqual({ verdict: 'rejected', reasons: ['liveness_failed'] });
   });
 });

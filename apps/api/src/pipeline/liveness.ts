@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { FaceAnalyzer, FaceResult } from './faces.js';
+
+/**
+ * Active liveness: each step's four frames must show the pose its beacon asked for, relative to
+ * the same person's frontal anchor, with the same face throughout and no repeated frames.
+ *
+ * Sign convention (fixed once, in unmirrored frames, which is what the widget uploads: only its
+ * preview is mirrored): the user turning to THEIR left moves yaw up (the nose points to the
+ * image's right); turning to their right moves yaw down. Looking down moves pitch up, looking up
+ * moves pitch down (human's pitch follows the forehead-to-chin axis in MediaPipe's depth, where a
+ * smaller z is nearer the camera). Measured angles read about 0.5-0.7 of the true turn, so a
+ * frame shows a pose when it moves at least MIN_DELTA degrees from the anchor the right way.
+ */
+export const LIVENESS_RULES = {
+  minDeltaDegrees: 10,
+  /** Frames of a step that must show the pose. */
+  framesNeeded: 3,
+  /** Embedding similarity to the anchor below which a frame is someone else (same man turned 80 degrees: 0.93-0.96; other people: 0.16-0.31). */
+  sameFace: 0.45,
+  /** Mean absolute difference (0-255) of 32x32 grey thumbnails under which two frames are the same picture. */
+  nearDuplicate: 1.5,
+} as const;
+
+export type Pose = 'turn_left' | 'turn_right' | 'look_up' | 'look_down';
+
+export function showsPose(pose: Pose, anchor: Pick<FaceResult, 'yaw' | 'pitch'>, frame: Pick<FaceResult, 'yaw' | 'pitch'>): boolean {
+  const dYaw = frame.yaw - anchor.yaw;
+  const dPitch = frame.pitch - anchor.pitch;
+  const t = LIVENESS_RULES.minDeltaDegrees;
+  switch (pose) {
+    case 'turn_left':
+      return dYaw >= t;
+    case 'turn_right':
+      return dYaw <= -t;
+    case 'look_down':
+      return dPitch >= t;
+    case 'look_up':
+      return dPitch <= -t;
+  }
+}
+
+async function thumbnail(jpeg: Buffer): Promise<Buffer> {
+  return sharp(jpeg).rotate().resize(32, 32, { fit: 'fill' }).greyscale().raw().toBuffer();
+}
+
+function meanAbsDiff(a: Buffer, b: Buffer): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d += Math.abs(a[i]! - b[i]!);
+  return d / a.length;
+}
+
+export interface LivenessResult {
+  /** Share of steps passed, 0-1; 0 when the anchor has no face or the faces differ. */
+  score: number;
+  steps: { step: number; pose: string; passed: boolean; framesWithPose: number; duplicate: boolean; sameFace: boolean }[];
+}
+
+export async function judgeLiveness(
+  faces: FaceAnalyzer,
+  input: { anchor: Buffer; selfieFace: FaceResult | null; steps: { step: number; pose: string; frames: Buffer[] }[] },
+): Promise<LivenessResult> {
+  const anchor = await faces.analyse(input.anchor);
+  if (!anchor) return { score: 0, steps: [] };
+  const sameAsSelfie = input.selfieFace ? faces.similarity(anchor.embedding, input.selfieFace.embedding) >= LIVENESS_RULES.sameFace : false;
+
+  // Every picture must be distinct: a replayed or repeated frame voids its step.
+  const all = [input.anchor, ...input.steps.flatMap((s) => s.frames)];
+  const hashes = all.map((b) => createHash('sha256').update(b).digest('hex'));
+  const thumbs = await Promise.all(all.map(thumbnail));
+  const duplicateIndex = new Set<number>();
+  for (let i = 0; i < all.length; i++) {
+    for (let j = i + 1; j < all.length; j++) {
+      if (hashes[i] === hashes[j] || meanAbsDiff(thumbs[i]!, thumbs[j]!) < LIVENESS_RULES.nearDuplicate) {
+        duplicateIndex.add(i);
+        duplicateIndex.add(j);
+      }
+    }
+  }
+
+  const steps: LivenessResult['steps'] = [];
+  let offset = 1;
+  for (const s of input.steps) {
+    const results = await Promise.all(s.frames.map((f) => faces.analyse(f)));
+    const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
+    offset += s.frames.length;
+    // A frame where no face was found shows no pose; identity is judged on the frames with a face.
+    const detected = results.filter((r): r is FaceResult => r !== null);
+    const sameFace = detected.length >= LIVENESS_RULES.framesNeeded && detected.every((r) => faces.similarity(anchor.embedding, r.embedding) >= LIVENESS_RULES.sameFace);
+    const framesWithPose = results.filter((r) => r !== null && showsPose(s.pose as Pose, anchor, r)).length;
+    steps.push({ step: s.step, pose: s.pose, passed: !duplicate && sameFace && framesWithPose >= LIVENESS_RULES.framesNeeded, framesWithPose, duplicate, sameFace });
+  }
+  const passed = steps.filter((s) => s.passed).length;
+  const score = sameAsSelfie && steps.length ? passed / steps.length : 0;
+  return { score: Math.round(score * 1000) / 1000, steps };
+}

@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+import { judgeLiveness, showsPose } from '../../src/pipeline/liveness.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+let faces: FaceAnalyzer;
+beforeAll(async () => {
+  faces = await FaceAnalyzer.start();
+}, 60_000);
+
+describe('pose rules (unmirrored frames)', () => {
+  const anchor = { yaw: 2, pitch: 10 };
+  it.each([
+    ['turn_left', { yaw: 15, pitch: 10 }, true],
+    ['turn_left', { yaw: -15, pitch: 10 }, false],
+    ['turn_right', { yaw: -12, pitch: 10 }, true],
+    ['turn_right', { yaw: 8, pitch: 10 }, false],
+    ['look_down', { yaw: 2, pitch: 25 }, true],
+    ['look_up', { yaw: 2, pitch: -5 }, true],
+    ['look_up', { yaw: 2, pitch: 15 }, false],
+  ] as const)('%s with %o: %s', (pose, frame, expected) => {
+    expect(showsPose(pose, anchor, frame)).toBe(expected);
+  });
+});
+
+describe('judging a challenge with real faces', () => {
+  // camera.png: a man whose face is turned toward the image's left (his right), yaw about -43.
+  // Its mirror image is the same man turned to his left. Variants differ in light and JPEG
+  // quality, as consecutive frames do (crops are avoided: a 43-degree turn is at the edge of
+  // what the detector finds).
+  const variant = (img: sharp.Sharp, i: number) => img.modulate({ brightness: 0.85 + 0.06 * i }).jpeg({ quality: 92 - 2 * i }).toBuffer();
+  const turnedRight = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')), i);
+  const turnedLeft = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')).flop(), i);
+
+  it('passes a step whose frames show the asked pose, fails one whose frames do not, and voids repeated frames', async () => {
+    const anchor = await turnedRight(0);
+    const selfieFace = await faces.analyse(await turnedRight(1));
+    const left = await Promise.all([1, 2, 3, 4].map(turnedLeft));
+    // Asked to turn right, these frames stay as the anchor is: no pose shown.
+    const notRight = await Promise.all([1, 2, 3, 4].map(turnedRight));
+    const same = await turnedLeft(0); // a frame of its own, sent four times
+    const r = await judgeLiveness(faces, {
+      anchor,
+      selfieFace,
+      steps: [
+        { step: 1, pose: 'turn_left', frames: left },
+        { step: 2, pose: 'turn_right', frames: notRight },
+        { step: 3, pose: 'turn_left', frames: [same, same, same, same] },
+      ],
+    });
+    expect(r.steps[0]).toMatchObject({ passed: true, sameFace: true, duplicate: false });
+    expect(r.steps[0]!.framesWithPose).toBeGreaterThanOrEqual(3);
+    expect(r.steps[1]).toMatchObject({ passed: false, framesWithPose: 0 });
+    expect(r.steps[2]).toMatchObject({ passed: false, duplicate: true });
+    expect(r.score).toBeCloseTo(1 / 3, 3);
+  }, 60_000);
+
+  it('scores 0 when the anchor is someone else than the selfie', async () => {
+    const hopper = await faces.analyse(await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer());
+    const r = await judgeLiveness(faces, { anchor: await turnedRight(0), selfieFace: hopper, steps: [{ step: 1, pose: 'turn_left', frames: await Promise.all([1, 2, 3, 4].map(turnedLeft)) }] });
+    expect(r.score).toBe(0);
+  }, 60_000);
+});
