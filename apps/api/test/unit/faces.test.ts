@@ -1,11 +1,10 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
-import { textCard } from '../helpers/synthetic-images.js';
+import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;
 beforeAll(async () => {
   faces = await FaceAnalyzer.start();

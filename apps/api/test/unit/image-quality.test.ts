@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_QUALITY_THRESHOLDS, measureQuality, qualityScore } from '../../src/pipeline/image-quality.js';
-import { textCard } from '../helpers/synthetic-images.js';
+import { textCard } from '../../src/eval/synthetic-documents.js';
 
 describe('image quality', () => {
   it('a sharp, well-lit document scores 1 with no flags', async () => {

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { judgeLiveness, showsPose } from '../../src/pipeline/liveness.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;
 beforeAll(async () => {
   faces = await FaceAnalyzer.start();
@@ -31,7 +31,7 @@ describe('judging a challenge with real faces', () => {
   // Its mirror image is the same man turned to his left. Variants differ in light and JPEG
   // quality, as consecutive frames do (crops are avoided: a 43-degree turn is at the edge of
   // what the detector finds).
-  const variant = (img: sharp.Sharp, i: number) => img.modulate({ brightness: 0.85 + 0.06 * i }).jpeg({ quality: 92 - 2 * i }).toBuffer();
+  const variant = (img: Sharp, i: number) => img.modulate({ brightness: 0.85 + 0.06 * i }).jpeg({ quality: 92 - 2 * i }).toBuffer();
   const turnedRight = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')), i);
   const turnedLeft = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')).flop(), i);
 

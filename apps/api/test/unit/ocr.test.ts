@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
 import { findMrzLines, parseMrz } from '../../src/pipeline/mrz.js';
 import { OcrEngine } from '../../src/pipeline/ocr.js';
-import { passportPage } from '../helpers/synthetic-images.js';
+import { FACES_DIR, passportPage } from '../../src/eval/synthetic-documents.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const fixtures = FACES_DIR;
 let ocr: OcrEngine;
 
 beforeAll(async () => {

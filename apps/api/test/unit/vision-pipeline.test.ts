@@ -1,14 +1,13 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Verification } from '../../src/db/types.js';
 import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
 import { decide } from '../../src/pipeline/policy.js';
 import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
-import { passportPage, textCard } from '../helpers/synthetic-images.js';
+import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const fixtures = FACES_DIR;
 const NOW = new Date('2026-11-21T12:00:00Z');
 let pipeline: VisionPipeline;
 

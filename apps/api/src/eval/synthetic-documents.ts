@@ -1,4 +1,10 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+
+/** Public-domain and CC0 face photographs, with their provenance (fixtures/faces/PROVENANCE.md). */
+export const FACES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'faces');
+export const face = (file: 'astronaut.png' | 'grace_hopper.jpg' | 'camera.png') => path.join(FACES_DIR, file);
 
 /** A sharp, document-like test picture (text and edges) rendered with sharp; no real person. */
 export async function textCard(width = 1280, height = 800): Promise<Buffer> {
