@@ -59,7 +59,7 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
-function tokenSimilarity(a: string, b: string): number {
+export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.length >= 3 && long.startsWith(short)) return 0.95; // MRZ truncation
@@ -91,6 +91,30 @@ export function nameMatchScore(typed: string, extracted: string): number {
   let best = 0;
   for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
     best = Math.max(best, scoreTokens(form.split(' ').filter(Boolean), doc));
+  }
+  return Math.round(best * 1000) / 1000;
+}
+
+/**
+ * Without an MRZ the name has no fixed place in the OCR text (labels and values interleave by
+ * layout), so each typed token is scored against its best match among all the text's tokens,
+ * plain and ICAO-transliterated; the mean is the score. Matching any word of a page is lenient,
+ * so a token counts only from TEXT_TOKEN_MIN similarity up (else 0).
+ */
+export const TEXT_TOKEN_MIN = 0.85;
+export function nameInTextScore(typed: string, text: string): number {
+  const doc = [...new Set(normalizeName(text).split(' ').filter((t) => t.length >= 2))];
+  if (!doc.length) return 0;
+  let best = 0;
+  for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
+    const tokens = form.split(' ').filter(Boolean);
+    if (!tokens.length) continue;
+    const mean =
+      tokens.reduce((sum, t) => {
+        const sim = Math.max(...doc.map((d) => tokenSimilarity(t, d)));
+        return sum + (sim >= TEXT_TOKEN_MIN ? sim : 0);
+      }, 0) / tokens.length;
+    best = Math.max(best, mean);
   }
   return Math.round(best * 1000) / 1000;
 }

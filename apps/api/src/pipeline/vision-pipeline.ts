@@ -4,7 +4,7 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { DEFAULT_QUALITY_THRESHOLDS, measureQuality, qualityScore } from './image-quality.js';
 import { findMrzLines, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { nameMatchScore, normalizeName } from './name-match.js';
+import { nameInTextScore, nameMatchScore } from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import { type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
 import { decide, POLICY } from './policy.js';
@@ -57,34 +57,32 @@ export class VisionPipeline implements VerificationPipeline {
     const docScore = qualityScore(docQ, DEFAULT_QUALITY_THRESHOLDS);
     const selfieScore = qualityScore(selfieQ, DEFAULT_QUALITY_THRESHOLDS);
 
-    const [text, mrzText, docFace, selfieFace] = await Promise.all([
-      timed('ocr', () => this.ocr.readText(images.docFront)),
-      timed('mrz', async () => {
-        const fronts = [await this.ocr.readMrzRegion(images.docFront)];
-        if (images.docBack) fronts.push(await this.ocr.readMrzRegion(images.docBack));
-        return fronts;
-      }),
-      timed('faces', () => this.faces.analyse(images.docFront, 1024)),
-      timed('faces', () => this.faces.analyse(images.selfie, 512)),
-    ]);
-
+    // The MRZ first: when its check digits hold it wins over free text, and the free-text OCR (the
+    // costliest stage) is skipped. Faces run meanwhile.
+    const facesDone = Promise.all([timed('faces', () => this.faces.analyse(images.docFront, 1024)), timed('faces', () => this.faces.analyse(images.selfie, 512))]);
     let mrz: MrzFields | null = null;
-    for (const zone of mrzText) {
+    for (const side of images.docBack ? [images.docFront, images.docBack] : [images.docFront]) {
+      const zone = await timed('mrz', () => this.ocr.readMrzRegion(side));
       const lines = findMrzLines(zone);
       mrz = lines ? parseMrz(lines, this.now()) : null;
       if (mrz) break;
     }
+    const text = mrz ? { text: '', confidence: 1 } : await timed('ocr', () => this.ocr.readText(images.docFront));
+    const [docFace, selfieFace] = await facesDone;
 
     const fields: FieldsExtracted = mrz
       ? { fullName: mrz.fullName, documentNumber: mrz.documentNumber, dateOfBirth: mrz.dateOfBirth, expiryDate: mrz.expiryDate, nationality: mrz.nationality }
       : fieldsFromText(text.text, this.now());
-    const fieldsFound = Object.values(fields).filter(Boolean).length;
-    let documentOcr = mrz ? 1 : Math.min(1, text.confidence * (0.4 + 0.6 * (fieldsFound / 5)));
+    const typed = v.submitted_full_name;
+    const nameMatch = typed ? (fields.fullName ? nameMatchScore(typed, fields.fullName) : nameInTextScore(typed, text.text)) : null;
+    // Without an MRZ: half OCR confidence, half the five fields found (the typed name counts as
+    // found when it was read in the text).
+    const nameFound = !fields.fullName && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
+    const fieldsFound = Object.values(fields).filter(Boolean).length + (nameFound ? 1 : 0);
+    let documentOcr = mrz ? 1 : Math.min(1, 0.5 * text.confidence + 0.5 * (fieldsFound / 5));
     if (!docFace) documentOcr = Math.max(0, documentOcr - POLICY.noDocumentFacePenalty);
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
-    const typed = v.submitted_full_name;
-    const nameMatch = typed ? (fields.fullName ? nameMatchScore(typed, fields.fullName) : nameInText(typed, text.text)) : null;
     const faceMatch = docFace && selfieFace ? round(this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
     const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
     const imageQuality = Math.min(docScore.score, selfieScore.score);
@@ -118,18 +116,6 @@ function unreadable(v: Verification): VerificationOutcome {
     scores: { document_ocr: 0, name_match: null, face_match: null, image_quality: 0, liveness: null },
     fieldsExtracted: { fullName: null, documentNumber: null, dateOfBirth: null, expiryDate: null, nationality: null },
   };
-}
-
-/** The best match of the typed name in the OCR text: single lines and pairs of adjacent lines. */
-function nameInText(typed: string, text: string): number {
-  const lines = text.split(/\n+/).map(normalizeName).filter((l) => l.length >= 2);
-  let best = 0;
-  for (let i = 0; i < lines.length; i++) {
-    best = Math.max(best, nameMatchScore(typed, lines[i]!));
-    if (i + 1 < lines.length) best = Math.max(best, nameMatchScore(typed, `${lines[i]} ${lines[i + 1]}`));
-    if (i + 2 < lines.length) best = Math.max(best, nameMatchScore(typed, `${lines[i]} ${lines[i + 2]}`));
-  }
-  return best;
 }
 
 /** Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY, YYYY-MM-DD). */

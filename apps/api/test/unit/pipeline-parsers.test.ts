@@ -107,3 +107,13 @@ describe('findMrzLines with dropped fillers', () => {
     expect(findMrzLines(`${l1}\n${l2.slice(0, 30)}`)).toBeNull();
   });
 });
+
+describe('name in free text', async () => {
+  const { nameInTextScore } = await import('../../src/pipeline/name-match.js');
+  it('finds the name wherever the layout puts it; another name scores low', () => {
+    const text = 'PASSPORT\nSurname / Apellidos MARTÍNEZ GARCÍA\nGiven names\nANA LUCÍA Nationality ESP\n';
+    expect(nameInTextScore('Ana Lucía Martínez García', text)).toBe(1);
+    expect(nameInTextScore('Grace Hopper', text)).toBeLessThan(0.6);
+    expect(nameInTextScore('Ana', '')).toBe(0);
+  });
+});

@@ -45,7 +45,19 @@ describe('vision pipeline on synthetic documents', () => {
     expect(r.scores.face_match).toBeGreaterThan(0.6);
     expect(r.scores.image_quality).toBeGreaterThan(0.5);
     expect(r).toMatchObject({ verdict: 'approved', reasons: [] });
+    // A valid MRZ wins: the free-text OCR is skipped.
+    expect(pipeline.lastStageTimes!.mrz).toBeGreaterThan(0);
+    expect(pipeline.lastStageTimes!.ocr).toBe(0);
+  }, 30_000);
+
+  it('a document without an MRZ falls back to free-text OCR for fields and name', async () => {
+    const page = await passportPage({ surname: 'MARTÍNEZ GARCÍA', givenNames: 'ANA LUCÍA', documentNumber: 'PAB123456', nationality: 'ESP', dateOfBirth: '28 02 1990', expiryDate: '14 05 2031', mrz: [], portrait: path.join(fixtures, 'astronaut.png') });
+    const r = await run('Ana Lucía Martínez García', page, await astronautSelfie());
     expect(pipeline.lastStageTimes!.ocr).toBeGreaterThan(0);
+    expect(r.fieldsExtracted).toMatchObject({ documentNumber: 'PAB123456', dateOfBirth: '1990-02-28', expiryDate: '2031-05-14' });
+    expect(r.scores.name_match).toBeGreaterThanOrEqual(0.85);
+    expect(r.scores.document_ocr).toBeLessThan(1);
+    expect(r.verdict).toBe('approved');
   }, 30_000);
 
   it('another face in the selfie: rejected with face_mismatch', async () => {
