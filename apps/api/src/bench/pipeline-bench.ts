@@ -16,6 +16,7 @@ import { buildEvalSet, type EvalCase } from '../eval/eval-set.js';
 import { face } from '../eval/synthetic-documents.js';
 import { FaceAnalyzer } from '../pipeline/faces.js';
 import { measureQuality } from '../pipeline/image-quality.js';
+import { findMrzLines, parseMrz } from '../pipeline/mrz.js';
 import { OcrEngine } from '../pipeline/ocr.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -34,22 +35,39 @@ const cpuMs = async (work: () => Promise<unknown>) => {
   return (d.user + d.system) / 1000;
 };
 
+/**
+ * CPU per stage, one stage at a time in this process, for every case with the stages the pipeline
+ * really runs for it (free-text OCR only when no valid MRZ was read).
+ */
 async function stageCosts(cases: EvalCase[]) {
   const ocr = await OcrEngine.start({ textWorkers: 1, mrzWorkers: 1 });
   const faces = await FaceAnalyzer.start();
-  const sample = cases.filter((c) => c.cls === 'genuine' || c.cls === 'genuine_distorted');
-  await ocr.readText(sample[0]!.docFront); // warm
-  await faces.analyse(sample[0]!.selfie);
-  const costs = { quality: [] as number[], ocr: [] as number[], mrz: [] as number[], faces: [] as number[] };
-  for (const c of sample) {
-    costs.quality.push(await cpuMs(async () => { await measureQuality(c.docFront); await measureQuality(c.selfie); }));
-    costs.ocr.push(await cpuMs(() => ocr.readText(c.docFront)));
-    costs.mrz.push(await cpuMs(() => ocr.readMrzRegion(c.docFront)));
-    costs.faces.push(await cpuMs(async () => { await faces.analyse(c.docFront, 1024); await faces.analyse(c.selfie, 512); }));
+  await ocr.readText(cases[0]!.docFront); // warm
+  await faces.analyse(cases[0]!.selfie);
+  const sums = { quality: 0, mrz: 0, ocr: 0, faces: 0 };
+  let ocrRuns = 0;
+  for (const c of cases) {
+    sums.quality += await cpuMs(async () => {
+      await measureQuality(c.docFront);
+      await measureQuality(c.selfie);
+    });
+    let valid = false;
+    sums.mrz += await cpuMs(async () => {
+      const lines = findMrzLines(await ocr.readMrzRegion(c.docFront));
+      valid = Boolean(lines && parseMrz(lines));
+    });
+    if (!valid) {
+      ocrRuns++;
+      sums.ocr += await cpuMs(() => ocr.readText(c.docFront));
+    }
+    sums.faces += await cpuMs(async () => {
+      await faces.analyse(c.docFront, 1024);
+      await faces.analyse(c.selfie, 512);
+    });
   }
   await ocr.stop();
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  return Object.fromEntries(Object.entries(costs).map(([k, v]) => [k, mean(v)])) as Record<keyof typeof costs, number>;
+  const n = cases.length;
+  return { perCase: { quality: sums.quality / n, mrz: sums.mrz / n, ocr: sums.ocr / n, faces: sums.faces / n }, ocrRuns, ocrWhenRun: ocrRuns ? sums.ocr / ocrRuns : 0 };
 }
 
 function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -70,7 +88,8 @@ function start(env: Record<string, string>): Promise<{ child: ChildProcess; url:
 async function main() {
   const cases = await buildEvalSet();
   console.log(`evaluation set: ${cases.length} cases; measuring stage CPU costs...`);
-  const costs = await stageCosts(cases);
+  const measured = await stageCosts(cases);
+  const costs = measured.perCase;
   const perVerification = Object.values(costs).reduce((a, b) => a + b, 0);
   const bound = (cores * 1000) / perVerification;
 
@@ -145,7 +164,12 @@ async function main() {
     const liveLat: number[] = [];
     const cam = face('camera.png');
     for (let k = 0; k < 3; k++) {
-      const frame = (i: number, flop: boolean) => { let s = sharp(cam); if (flop) s = s.flop(); return s.modulate({ brightness: 0.85 + 0.01 * i }).jpeg({ quality: 90 - (i % 10) }).toBuffer(); };
+      // Distinct frames (light and JPEG quality vary a little), all within what the detector finds.
+      const frame = (i: number, flop: boolean) => {
+        let s = sharp(cam);
+        if (flop) s = s.flop();
+        return s.modulate({ brightness: 0.9 + 0.006 * (i % 25) }).jpeg({ quality: 92 - (i % 7) }).toBuffer();
+      };
       const { t, init } = await prepare('Lav Varshney', [['doc-front', cases[0]!.docFront], ['selfie', await frame(40 + k, false)], ['liveness-anchor', await frame(50 + k, false)]], true);
       const token = init.uploads.selfie.headers['X-Service-Upload-Token'];
       for (;;) {
@@ -187,11 +211,11 @@ async function main() {
     lines.push('');
     lines.push(`latency submit -> verdict, one at a time: p50 ${pct(lat, 0.5).toFixed(0)} ms, p95 ${pct(lat, 0.95).toFixed(0)} ms (targets 1000 / 2000 ms)`);
     lines.push(`liveness verdict latency (anchor + 16 frames): p50 ${pct(liveLat, 0.5).toFixed(0)} ms (target 2500 ms)`);
-    lines.push(`CPU per stage (ms, one at a time): quality ${costs.quality.toFixed(0)}, ocr ${costs.ocr.toFixed(0)}, mrz ${costs.mrz.toFixed(0)}, faces ${costs.faces.toFixed(0)}; total ${perVerification.toFixed(0)} ms per verification`);
+    lines.push(`CPU per verification by stage (ms, mean over the set, one stage at a time): quality ${costs.quality.toFixed(0)}, mrz ${costs.mrz.toFixed(0)}, faces ${costs.faces.toFixed(0)}, free-text ocr ${costs.ocr.toFixed(0)} (run for ${measured.ocrRuns}/${cases.length} cases without a valid MRZ, ${measured.ocrWhenRun.toFixed(0)} ms each); total ${perVerification.toFixed(0)} ms`);
     lines.push(`throughput, ${prepared.length} at once: ${throughput.toFixed(2)}/s; bound from stage costs ${bound.toFixed(2)}/s (${cores} cores); ratio ${((100 * throughput) / bound).toFixed(0)}% (target 70%)`);
     console.log(lines.join('\n'));
     fs.mkdirSync('bench-results', { recursive: true });
-    fs.writeFileSync(path.join('bench-results', 'pipeline.json'), JSON.stringify({ at: new Date().toISOString(), costs, throughput, bound, latency: { p50: pct(lat, 0.5), p95: pct(lat, 0.95) }, liveness: liveLat, results: results.map((r) => ({ id: r.c.id, cls: r.c.cls, verdict: r.verdict, ms: r.ms, scores: r.scores, reasons: r.reasons })) }, null, 2));
+    fs.writeFileSync(path.join('bench-results', 'pipeline.json'), JSON.stringify({ at: new Date().toISOString(), costs, ocrRuns: measured.ocrRuns, throughput, bound, latency: { p50: pct(lat, 0.5), p95: pct(lat, 0.95) }, liveness: liveLat, results: results.map((r) => ({ id: r.c.id, cls: r.c.cls, verdict: r.verdict, ms: r.ms, scores: r.scores, reasons: r.reasons })) }, null, 2));
   } finally {
     child?.kill('SIGKILL');
     await db.end().catch(() => {});

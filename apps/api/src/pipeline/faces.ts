@@ -24,7 +24,7 @@ export interface FaceResult {
 
 interface HumanInstance {
   load(): Promise<void>;
-  detect(input: unknown): Promise<{ face: { score: number; embedding?: number[]; rotation?: { angle: { yaw: number; pitch: number; roll: number } }; boxRaw: [number, number, number, number] }[] }>;
+  detect(input: unknown, config?: object): Promise<{ face: { score: number; embedding?: number[]; rotation?: { angle: { yaw: number; pitch: number; roll: number } }; boxRaw: [number, number, number, number] }[] }>;
   match: { similarity(a: number[], b: number[]): number };
   tf: { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
 }
@@ -86,16 +86,21 @@ export class FaceAnalyzer {
     return new FaceAnalyzer(human);
   }
 
-  /** The most confident face, or null. The image is decoded straight to at most `maxSide` px. */
-  async analyse(image: Buffer, maxSide = 512): Promise<FaceResult | null> {
+  /**
+   * The most confident face, or null. The image is decoded straight to at most `maxSide` px.
+   * `embedding: false` skips the embedding model (pose only; `embedding` is then empty).
+   */
+  async analyse(image: Buffer, maxSide = 512, opts: { embedding?: boolean } = {}): Promise<FaceResult | null> {
+    const withEmbedding = opts.embedding ?? true;
     const { data, info } = await sharp(image).rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const tensor = this.human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');
     try {
-      const result = await this.human.detect(tensor);
+      // human merges a per-call config into its own for good, so every call states what it wants.
+      const result = await this.human.detect(tensor, { face: { description: { enabled: withEmbedding } } });
       const face = result.face[0];
-      if (!face?.embedding?.length) return null;
+      if (!face || (withEmbedding && !face.embedding?.length)) return null;
       const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
-      return { score: face.score, embedding: face.embedding, yaw: angle.yaw * RAD, pitch: angle.pitch * RAD, roll: angle.roll * RAD, box: face.boxRaw };
+      return { score: face.score, embedding: face.embedding ?? [], yaw: angle.yaw * RAD, pitch: angle.pitch * RAD, roll: angle.roll * RAD, box: face.boxRaw };
     } finally {
       tensor.dispose();
     }

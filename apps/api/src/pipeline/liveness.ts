@@ -82,13 +82,16 @@ export async function judgeLiveness(
   const steps: LivenessResult['steps'] = [];
   let offset = 1;
   for (const s of input.steps) {
-    const results = await Promise.all(s.frames.map((f) => faces.analyse(f)));
+    // Pose for every frame; identity from one frame's embedding (the rest skip that model).
+    const results = await Promise.all(s.frames.map((f) => faces.analyse(f, 512, { embedding: false })));
     const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     offset += s.frames.length;
-    // A frame where no face was found shows no pose; identity is judged on the frames with a face.
     const detected = results.filter((r): r is FaceResult => r !== null);
-    const sameFace = detected.length >= LIVENESS_RULES.framesNeeded && detected.every((r) => faces.similarity(anchor.embedding, r.embedding) >= LIVENESS_RULES.sameFace);
-    const framesWithPose = results.filter((r) => r !== null && showsPose(s.pose as Pose, anchor, r)).length;
+    const probe = s.frames[results.findIndex((r) => r !== null)];
+    const probeFace = probe ? await faces.analyse(probe) : null;
+    // A frame where no face was found shows no pose.
+    const sameFace = detected.length >= LIVENESS_RULES.framesNeeded && probeFace !== null && faces.similarity(anchor.embedding, probeFace.embedding) >= LIVENESS_RULES.sameFace;
+    const framesWithPose = detected.filter((r) => showsPose(s.pose as Pose, anchor, r)).length;
     steps.push({ step: s.step, pose: s.pose, passed: !duplicate && sameFace && framesWithPose >= LIVENESS_RULES.framesNeeded, framesWithPose, duplicate, sameFace });
   }
   const passed = steps.filter((s) => s.passed).length;

@@ -60,6 +60,12 @@ export class VisionPipeline implements VerificationPipeline {
     // The MRZ first: when its check digits hold it wins over free text, and the free-text OCR (the
     // costliest stage) is skipped. Faces run meanwhile.
     const facesDone = Promise.all([timed('faces', () => this.faces.analyse(images.docFront, 1024)), timed('faces', () => this.faces.analyse(images.selfie, 512))]);
+    // Liveness runs on the main thread while the OCR works on its worker threads.
+    const live = images.liveness;
+    const livenessDone = live
+      ? facesDone.then(([, selfie]) => timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace: selfie, steps: live.steps })))
+      : Promise.resolve(null);
+    livenessDone.catch(() => {});
     let mrz: MrzFields | null = null;
     for (const side of images.docBack ? [images.docFront, images.docBack] : [images.docFront]) {
       const zone = await timed('mrz', () => this.ocr.readMrzRegion(side));
@@ -86,8 +92,7 @@ export class VisionPipeline implements VerificationPipeline {
     const faceMatch = docFace && selfieFace ? round(this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
     const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
     const imageQuality = Math.min(docScore.score, selfieScore.score);
-    const live = images.liveness;
-    const liveness = live ? (await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace, steps: live.steps }))).score : null;
+    const liveness = (await livenessDone)?.score ?? null;
 
     const { verdict, reasons } = decide({
       documentOcr,
