@@ -72,3 +72,42 @@ describe('configuration', () => {
     expect(r.output).toContain('PUBLIC_BASE_URL');
   });
 });
+
+describe('a verification job killed mid-run', () => {
+  it('is retried after restart: one verdict, one credit, one event', async () => {
+    const { buildEvalSet } = await import('../../src/eval/eval-set.js');
+    const { HttpsReceiver } = await import('../helpers/https-receiver.js');
+    const genuine = (await buildEvalSet()).find((c) => c.cls === 'genuine')!;
+    const receiver = await new HttpsReceiver().start();
+    const env = { ...baseEnv(), WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+    try {
+      running = await spawnService(env);
+      let api = new Api(running.url);
+      const tenant = await api.tenant(5);
+      await api.admin('PATCH', `/admin/v1/tenants/${tenant.tenantId}`, { webhook: { url: receiver.url(), secret: 'crash-test-secret-0123456789' } });
+      const init = (await api.init(tenant.keys.publishable, { submittedFullName: genuine.typedName })).body;
+      expect((await api.upload(init, 'docFront', genuine.docFront)).status).toBe(200);
+      expect((await api.upload(init, 'selfie', genuine.selfie)).status).toBe(200);
+      expect((await api.submit(tenant.keys.secret, init)).status).toBe(202);
+      // The first job also waits for the models to load: a wide window to die in.
+      await api.waitForStatus(tenant.keys.secret, init.verificationId, ['processing', 'completed'], 20_000);
+      const before = (await api.result(tenant.keys.secret, init.verificationId)).body.status;
+      await killHard(running);
+      expect(before).toBe('processing');
+
+      running = await spawnService(env);
+      api = new Api(running.url);
+      const done = await api.waitForStatus(tenant.keys.secret, init.verificationId, ['completed', 'failed'], 60_000);
+      expect(done.body).toMatchObject({ status: 'completed', verdict: 'approved' });
+      expect((await api.admin('GET', `/admin/v1/tenants/${tenant.tenantId}`)).body.credits).toBe(4);
+      await receiver.waitFor(1, 20_000);
+      await new Promise((r) => setTimeout(r, 3000));
+      const events = receiver.requests.map((r) => JSON.parse(r.body)).filter((e) => e.verificationId === init.verificationId);
+      expect(events.map((e) => e.type)).toEqual(['verification.approved']);
+      await killHard(running);
+      running = null;
+    } finally {
+      await receiver.stop();
+    }
+  }, 150_000);
+});
