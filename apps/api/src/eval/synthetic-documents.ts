@@ -33,7 +33,7 @@ export async function passportPage(p: PassportPage): Promise<Buffer> {
   const field = (label: string, value: string, y: number) =>
     `<text x="360" y="${y}" font-family="DejaVu Sans" font-size="22" fill="#445">${esc(label)}</text><text x="360" y="${y + 36}" font-family="DejaVu Sans" font-size="32" fill="#111">${esc(value)}</text>`;
   // textLength makes every MRZ line exactly as wide as the page allows, whatever the font metrics.
-  const mrz = p.mrz.map((line, i) => `<text x="40" y="${H - 110 + i * 62}" font-family="OCR B" font-size="34" textLength="${W - 80}" lengthAdjust="spacing" fill="#000">${esc(line)}</text>`).join('');
+  const mrz = p.mrz.map((line, i) => `<text x="40" y="${H - 48 - (p.mrz.length - 1 - i) * 62}" font-family="OCR B" font-size="34" textLength="${W - 80}" lengthAdjust="spacing" fill="#000">${esc(line)}</text>`).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
     <rect width="100%" height="100%" fill="#f3f1e6"/>
     <text x="40" y="60" font-family="DejaVu Sans" font-size="34" font-weight="bold" fill="#24406b">PASSPORT · PASAPORTE</text>

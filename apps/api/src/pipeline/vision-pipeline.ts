@@ -67,7 +67,7 @@ export class VisionPipeline implements VerificationPipeline {
       : Promise.resolve(null);
     livenessDone.catch(() => {});
     let mrz: MrzFields | null = null;
-    for (const side of images.docBack ? [images.docFront, images.docBack] : [images.docFront]) {
+    for (const side of mrzSides(v.document_type, images)) {
       const zone = await timed('mrz', () => this.ocr.readMrzRegion(side));
       const lines = findMrzLines(zone);
       mrz = lines ? parseMrz(lines, this.now()) : null;
@@ -78,7 +78,7 @@ export class VisionPipeline implements VerificationPipeline {
 
     const fields: FieldsExtracted = mrz
       ? { fullName: mrz.fullName, documentNumber: mrz.documentNumber, dateOfBirth: mrz.dateOfBirth, expiryDate: mrz.expiryDate, nationality: mrz.nationality }
-      : fieldsFromText(text.text, this.now());
+      : fieldsFromText(text.text, this.now(), v.country);
     const typed = v.submitted_full_name;
     const nameMatch = typed ? (fields.fullName ? nameMatchScore(typed, fields.fullName) : nameInTextScore(typed, text.text)) : null;
     // Without an MRZ: half OCR confidence, half the five fields found (the typed name counts as
@@ -123,11 +123,36 @@ function unreadable(v: Verification): VerificationOutcome {
   };
 }
 
-/** Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY, YYYY-MM-DD). */
-function fieldsFromText(text: string, now: Date): FieldsExtracted {
+/**
+ * Where to look for the MRZ, steered by the init field `documentType`: a passport's (TD3) is on
+ * the data page, the front; an identity card's or driving licence's (TD1) is usually on the back,
+ * so the back is read first when there is one.
+ */
+export function mrzSides(documentType: string | null, images: Pick<VerificationImages, 'docFront' | 'docBack'>): Buffer[] {
+  if (!images.docBack) return [images.docFront];
+  if (documentType === 'passport') return [images.docFront];
+  if (documentType === 'national_id' || documentType === 'dni' || documentType === 'drivers_license') return [images.docBack, images.docFront];
+  return [images.docFront, images.docBack];
+}
+
+/** True for a real calendar date in YYYY-MM-DD (rejects 2031-02-30 and 13th months). */
+function isCalendarDate(d: string): boolean {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+}
+
+/** Countries that write dates month first (steered by the init field `country`). */
+const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
+
+/**
+ * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
+ * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
+ */
+export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
+  const monthFirst = country !== null && MONTH_FIRST.has(country);
   const dates = [...text.matchAll(/\b(\d{2})[ ./-](\d{2})[ ./-](\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
-    .map((m) => (m[4] ? `${m[4]}-${m[5]}-${m[6]}` : `${m[3]}-${m[2]}-${m[1]}`))
-    .filter((d) => !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()))
+    .map((m) => (m[4] ? `${m[4]}-${m[5]}-${m[6]}` : monthFirst ? `${m[3]}-${m[1]}-${m[2]}` : `${m[3]}-${m[2]}-${m[1]}`))
+    .filter(isCalendarDate)
     .sort();
   const today = now.toISOString().slice(0, 10);
   const number = /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ?? null;

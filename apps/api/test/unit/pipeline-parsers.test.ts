@@ -117,3 +117,23 @@ describe('name in free text', async () => {
     expect(nameInTextScore('Ana', '')).toBe(0);
   });
 });
+
+describe('init fields steer parsing', async () => {
+  const { fieldsFromText, mrzSides } = await import('../../src/pipeline/vision-pipeline.js');
+  const now = new Date('2026-11-21T00:00:00Z');
+  it('country: dates are read day first, or month first where the country writes them so', () => {
+    const text = 'DRIVER LICENSE\nDOB 02/03/1990\nEXP 04/05/2031\nDL X1234567';
+    expect(fieldsFromText(text, now, 'ES')).toMatchObject({ dateOfBirth: '1990-03-02', expiryDate: '2031-05-04', documentNumber: 'X1234567' });
+    expect(fieldsFromText(text, now, 'US')).toMatchObject({ dateOfBirth: '1990-02-03', expiryDate: '2031-04-05' });
+    expect(fieldsFromText('BORN 31 02 1990', now, null).dateOfBirth).toBeNull();
+  });
+  it('documentType: where the MRZ is looked for first', () => {
+    const front = Buffer.from('front');
+    const back = Buffer.from('back');
+    expect(mrzSides('passport', { docFront: front, docBack: back })).toEqual([front]);
+    expect(mrzSides('national_id', { docFront: front, docBack: back })).toEqual([back, front]);
+    expect(mrzSides('dni', { docFront: front, docBack: back })).toEqual([back, front]);
+    expect(mrzSides(null, { docFront: front, docBack: back })).toEqual([front, back]);
+    expect(mrzSides('national_id', { docFront: front, docBack: null })).toEqual([front]);
+  });
+});

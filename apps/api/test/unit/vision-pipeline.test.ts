@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Verification } from '../../src/db/types.js';
-import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
+import { composeTd1, composeTd3 } from '../../src/pipeline/mrz-compose.js';
 import { decide } from '../../src/pipeline/policy.js';
 import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
@@ -48,6 +48,17 @@ describe('vision pipeline on synthetic documents', () => {
     // A valid MRZ wins: the free-text OCR is skipped.
     expect(pipeline.lastStageTimes!.mrz).toBeGreaterThan(0);
     expect(pipeline.lastStageTimes!.ocr).toBe(0);
+  }, 30_000);
+
+  it('an identity card: documentType national_id reads the TD1 zone on the back', async () => {
+    const front = await passportPage({ surname: 'MARTÍNEZ GARCÍA', givenNames: 'ANA LUCÍA', documentNumber: 'CAA000001', nationality: 'ESP', dateOfBirth: '28 02 1990', expiryDate: '14 05 2031', mrz: [], portrait: path.join(fixtures, 'astronaut.png') });
+    const td1 = composeTd1({ issuingState: 'ESP', surname: 'Martinez Garcia', givenNames: 'Ana Lucia', documentNumber: 'CAA000001', nationality: 'ESP', birthDate: '900228', sex: 'F', expiryDate: '310514' });
+    const back = await passportPage({ surname: '', givenNames: '', documentNumber: '', nationality: '', dateOfBirth: '', expiryDate: '', mrz: td1, portrait: path.join(fixtures, 'camera.png') });
+    const v = { submitted_full_name: 'Ana Lucía Martínez García', active_liveness: false, document_type: 'national_id', country: 'ES' } as unknown as Verification;
+    const r = await pipeline.run(v, { docFront: front, docBack: back, selfie: await astronautSelfie(), liveness: null });
+    expect(r.fieldsExtracted).toEqual({ fullName: 'ANA LUCIA MARTINEZ GARCIA', documentNumber: 'CAA000001', dateOfBirth: '1990-02-28', expiryDate: '2031-05-14', nationality: 'ESP' });
+    expect(r.scores.document_ocr).toBe(1);
+    expect(r.verdict).toBe('approved');
   }, 30_000);
 
   it('a document without an MRZ falls back to free-text OCR for fields and name', async () => {
