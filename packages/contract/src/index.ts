@@ -2,3 +2,4 @@ export * from './codes.js';
 export * from './limits.js';
 export * from './roles.js';
 export * from './schemas.js';
+export * from './image-measures.js';

@@ -4,37 +4,20 @@
  * in the same run. Requests are spread over many tenants and client addresses so no limit trips.
  * Each server runs in its own process; this process only generates load.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { fmt, ms, runLoad, type LoadResult } from './load.js';
+import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ADMIN = 'bench-admin-token-0123456789';
 const TENANTS = 600;
-
-function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let url: string | null = null;
-    child.stdout!.on('data', (c) => {
-      if (url) return; // drain and discard the request log
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        url = m[1]!;
-        resolve({ child, url });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited ${code}\n${out}`)));
-  });
-}
 
 async function main() {
   const dbName = `bench_${process.pid}`;
@@ -47,7 +30,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const children: ChildProcess[] = [];
   try {
-    const svc = await start(path.join(here, '..', 'main.js'), {
+    const svc = await startListening(path.join(here, '..', 'main.js'), {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: '0',
@@ -73,7 +56,7 @@ async function main() {
     await db.connect();
     const tenantId = (await db.query('select id from tenants limit 1')).rows[0].id as string;
 
-    const bare = await start(path.join(here, 'bare-server.js'), { DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId });
+    const bare = await startListening(path.join(here, 'bare-server.js'), { DATABASE_URL: databaseUrl, BENCH_TENANT_ID: tenantId });
     children.push(bare.child);
 
     const body = '{"country":"ES","documentType":"passport"}';

@@ -5,7 +5,7 @@
  * stage measured in this process one stage at a time, so throughput can be read against the
  * bound those costs give (cores x 1000 / CPU ms per verification).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { FaceAnalyzer } from '../pipeline/faces.js';
 import { measureQuality } from '../pipeline/image-quality.js';
 import { findMrzLines, parseMrz } from '../pipeline/mrz.js';
 import { OcrEngine } from '../pipeline/ocr.js';
+import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -70,21 +71,6 @@ async function stageCosts(cases: EvalCase[]) {
   return { perCase: { quality: sums.quality / n, mrz: sums.mrz / n, ocr: sums.ocr / n, faces: sums.faces / n }, ocrRuns, ocrWhenRun: ocrRuns ? sums.ocr / ocrRuns : 0 };
 }
 
-function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [path.join(here, '..', 'main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let url: string | null = null;
-    child.stdout!.on('data', (c) => {
-      if (url) return;
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: (url = m[1]!) });
-    });
-    child.once('exit', (code) => reject(new Error(`service exited ${code}\n${out}`)));
-  });
-}
-
 async function main() {
   const cases = await buildEvalSet();
   console.log(`evaluation set: ${cases.length} cases; measuring stage CPU costs...`);
@@ -103,7 +89,7 @@ async function main() {
   let child: ChildProcess | null = null;
   const db = new pg.Client({ connectionString: url.toString() });
   try {
-    const svc = await start({ DATABASE_URL: url.toString(), DATA_DIR: dataDir, PORT: '0', ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-ip', LOG_LEVEL: 'warn', DEMO: 'false' });
+    const svc = await startListening(path.join(here, '..', 'main.js'), { DATABASE_URL: url.toString(), DATA_DIR: dataDir, PORT: '0', ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-ip', LOG_LEVEL: 'warn', DEMO: 'false' });
     child = svc.child;
     await db.connect();
     let ip = 0;

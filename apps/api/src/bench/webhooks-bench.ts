@@ -3,7 +3,7 @@
  * receiver, p50/p99, and deliveries per second, beside a baseline measured in the same run: the
  * same signed POSTs sent straight from this process with the same concurrency (no queue, no DB).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { signWebhook } from '../webhooks/signature.js';
 import { fmt } from './load.js';
+import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -57,19 +58,9 @@ async function main() {
   url.pathname = `/${dbName}`;
   let child: ChildProcess | null = null;
   try {
-    child = spawn(process.execPath, [path.join(here, '..', 'main.js')], {
-      env: { ...process.env, DATABASE_URL: url.toString(), DATA_DIR: dir, PORT: '0', ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-ip', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem') },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child!.stdout!.on('data', (c) => {
-        out += c;
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m) resolve(m[1]!);
-      });
-      child!.once('exit', (code) => reject(new Error(`service exited ${code}\n${out}`)));
-    });
+    const started = await startListening(path.join(here, '..', 'main.js'), { DATABASE_URL: url.toString(), DATA_DIR: dir, PORT: '0', ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-ip', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem') });
+    child = started.child;
+    const base = started.url;
     let ip = 0;
     const call = async (method: string, p: string, headers: Record<string, string>, body?: string | Buffer) => {
       const r = await fetch(`${base}${p}`, { method, headers: { 'x-bench-ip': `10.9.${(ip >> 8) & 255}.${ip++ & 255}`, ...headers }, body });

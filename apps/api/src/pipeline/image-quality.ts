@@ -1,3 +1,4 @@
+import { laplacianVariance } from '@service/contract';
 import sharp from 'sharp';
 
 /** Fixed analysis width: the blur number then means the same for every camera. */
@@ -39,22 +40,9 @@ export async function measureQuality(jpeg: Buffer): Promise<ImageQuality> {
     sum += v;
     if (v >= 250) clipped++;
   }
-  let lsum = 0;
-  let lsq = 0;
-  let n = 0;
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const l = data[i - w]! + data[i + w]! + data[i - 1]! + data[i + 1]! - 4 * data[i]!;
-      lsum += l;
-      lsq += l * l;
-      n++;
-    }
-  }
-  const mean = n ? lsum / n : 0;
   const oriented = (meta.orientation ?? 1) >= 5;
   return {
-    sharpness: n ? lsq / n - mean * mean : 0,
+    sharpness: laplacianVariance(data, w, h),
     brightness: sum / data.length,
     clipped: clipped / data.length,
     width: (oriented ? meta.height : meta.width) ?? w,

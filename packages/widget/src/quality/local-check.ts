@@ -1,3 +1,6 @@
+import { laplacianVariance } from '@service/contract';
+
+export { laplacianVariance };
 /**
  * A quick local check before upload, shown as inline hints on the review screen. Blur: variance
  * of the Laplacian of the grey image at a fixed width (so the number means the same for every
@@ -6,24 +9,6 @@
 export const BLUR_CHECK_WIDTH = 320;
 /** Below this the photo is called blurry (sharp camera frames measure in the hundreds). */
 export const BLUR_THRESHOLD = 60;
-
-export function laplacianVariance(grey: Uint8ClampedArray | Uint8Array, width: number, height: number): number {
-  let sum = 0;
-  let sumSq = 0;
-  let n = 0;
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      const v = grey[i - width]! + grey[i + width]! + grey[i - 1]! + grey[i + 1]! - 4 * grey[i]!;
-      sum += v;
-      sumSq += v * v;
-      n++;
-    }
-  }
-  if (n === 0) return 0;
-  const mean = sum / n;
-  return sumSq / n - mean * mean;
-}
 
 export function greyFromRgba(rgba: Uint8ClampedArray): Uint8ClampedArray {
   const grey = new Uint8ClampedArray(rgba.length / 4);
