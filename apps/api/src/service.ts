@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type Router from '@koa/router';
@@ -80,7 +81,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
         stopPipeline = () => vision.stop();
         pipeline = vision;
       }
-      const cores = Math.max(2, (await import('node:os')).availableParallelism());
+      const cores = Math.max(2, os.availableParallelism());
       await queue.work(QUEUES.verification, opts.verificationConcurrency ?? cores, processVerificationJob(deps, pipeline));
       await queue.work(QUEUES.webhook, opts.webhookConcurrency ?? 4, deliverWebhookJob(deps, opts.delivery ?? CONTRACT_DELIVERY_OPTIONS));
       const prune = setInterval(() => void deps.limiter.prune().catch((err) => logger.warn({ err: { message: err.message } }, 'rate-limit prune failed')), 60_000);

@@ -1,5 +1,4 @@
 import type { Context, Middleware } from 'koa';
-import { ERROR_STATUS } from '@service/contract';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
 import { stopReading } from './read-body.js';
@@ -79,4 +78,3 @@ export function requestContext(logger: Logger): Middleware {
   };
 }
 
-export const STATUS_OF = ERROR_STATUS;

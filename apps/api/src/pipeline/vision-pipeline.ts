@@ -52,7 +52,7 @@ export class VisionPipeline implements VerificationPipeline {
       [docQ, selfieQ] = await timed('quality', () => Promise.all([measureQuality(images.docFront), measureQuality(images.selfie)]));
     } catch {
       // Bytes that start like a JPEG but do not decode: nothing to read, nobody to match.
-      return unreadable(v);
+      return unreadable();
     }
     const docScore = qualityScore(docQ, DEFAULT_QUALITY_THRESHOLDS);
     const selfieScore = qualityScore(selfieQ, DEFAULT_QUALITY_THRESHOLDS);
@@ -113,8 +113,8 @@ export class VisionPipeline implements VerificationPipeline {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-function unreadable(v: Verification): VerificationOutcome {
-  void v;
+/** Bytes that start like a JPEG but do not decode: nothing to read and nobody to match. */
+function unreadable(): VerificationOutcome {
   return {
     verdict: 'rejected',
     reasons: ['document_unreadable'],

@@ -7,11 +7,6 @@ import { readJsonObject } from '../http/read-body.js';
 import { validateBody } from '../http/validate.js';
 import { newUploadToken, newVerificationId, sha256Hex } from '../util/ids.js';
 import { assertWithinLimit, tenantKey } from '../rate-limit/rate-limiter.js';
-
-/** The slow path (a bad body) still counts against the tenant's init limit. */
-async function limiterEnforceTenant(deps: AppDeps, tenantId: string): Promise<void> {
-  await deps.limiter.enforce(tenantKey('init', tenantId), LIMITS.perTenantPerMinute.init);
-}
 import { routeName } from './route-name.js';
 
 export function uploadSlot(deps: AppDeps, tenantId: string, verificationId: string, role: string, token: string): UploadSlot {
@@ -44,7 +39,8 @@ export function registerInit(router: Router, deps: AppDeps): void {
     const parsed = 'value' in received ? initRequestSchema.safeParse(received.value) : null;
     if (!parsed?.success) {
       await authenticate(ctx, deps, { tenantLimit: 'none' });
-      await limiterEnforceTenant(deps, ctx.state.auth!.tenantId);
+      // The slow path (a bad body) still counts against the tenant's init limit.
+      await deps.limiter.enforce(tenantKey('init', ctx.state.auth!.tenantId), LIMITS.perTenantPerMinute.init);
       if ('error' in received) throw received.error;
       validateBody(initRequestSchema, received.value);
     }
