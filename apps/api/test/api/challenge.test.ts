@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
+import { Api, reason, serviceWithTenant, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -9,7 +9,6 @@ let t: TenantKeys;
 beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
 
-const reason = (r: { body: any }) => r.body?.detail?.reason;
 const next = (init: any, headers?: Record<string, string>) =>
   call(svc.url, 'GET', `/v1/verify/challenge/${init.verificationId}/next`, { headers: headers ?? { 'X-Service-Upload-Token': init.uploads.selfie.headers['X-Service-Upload-Token'] } });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { Api, reason, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -9,7 +9,6 @@ let t: TenantKeys;
 beforeAll(async () => ({ svc, api, t } = await serviceWithTenant(100)));
 afterAll(() => svc?.close());
 
-const reason = (r: { body: any }) => r.body?.detail?.reason;
 const credits = async (tenantId: string) => (await api.admin('GET', `/admin/v1/tenants/${tenantId}`)).body.credits as number;
 
 describe('POST /v1/verify/submit', () => {

@@ -1,7 +1,7 @@
 import { LIMITS } from '@service/contract';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
+import { Api, reason, serviceWithTenant, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -11,7 +11,6 @@ let t: TenantKeys;
 beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
 
-const reason = (r: { body: any }) => r.body?.detail?.reason;
 
 async function fresh(json: unknown = {}) {
   const r = await api.init(t.keys.publishable, json);

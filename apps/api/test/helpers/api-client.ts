@@ -108,6 +108,9 @@ export class Api {
   }
 }
 
+/** The error's `detail.reason`, or undefined. */
+export const reason = (r: { body: any }) => r.body?.detail?.reason;
+
 export function expectErrorShape(r: Res, status: number, error: string) {
   if (r.status !== status || r.body?.error !== error) {
     throw new Error(`expected ${status} ${error}, got ${r.status} ${JSON.stringify(r.body)}`);
