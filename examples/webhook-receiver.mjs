@@ -1,5 +1,8 @@
 // A minimal webhook receiver for the identity-verification service, on Node's own http module.
-// Run: SERVICE_WEBHOOK_SECRET=... node examples/webhook-receiver.mjs (behind your HTTPS proxy).
+// Run: SERVICE_WEBHOOK_SECRET=... node examples/webhook-receiver.mjs (behind your HTTPS proxy in
+// production; locally the service delivers to http://127.0.0.1:4000/ when started with
+// WEBHOOK_ALLOW_PRIVATE_NETWORKS=true). During a secret rotation set both, comma-separated:
+// SERVICE_WEBHOOK_SECRET=old,new (see docs/webhooks.md).
 //
 // 1. Read the raw body: the signature covers the exact bytes, so never re-serialise JSON first.
 // 2. Verify with @service/webhooks (constant-time, 300 s tolerance).
@@ -8,8 +11,8 @@
 import http from 'node:http';
 import { verifyWebhook, WebhookVerificationError } from '@service/webhooks';
 
-const secret = process.env.SERVICE_WEBHOOK_SECRET;
-if (!secret) throw new Error('Set SERVICE_WEBHOOK_SECRET');
+const secrets = (process.env.SERVICE_WEBHOOK_SECRET ?? '').split(',').filter(Boolean);
+if (secrets.length === 0) throw new Error('Set SERVICE_WEBHOOK_SECRET');
 const seen = new Set(); // use a table with a unique key in production
 
 http
@@ -20,7 +23,7 @@ http
     req.on('end', async () => {
       let event;
       try {
-        event = verifyWebhook({ rawBody: Buffer.concat(chunks), signatureHeader: req.headers['service-signature'], secret });
+        event = verifyWebhook({ rawBody: Buffer.concat(chunks), header: req.headers['service-signature'], secret: secrets });
       } catch (err) {
         if (err instanceof WebhookVerificationError) {
           console.warn('rejected delivery:', err.code);
@@ -38,6 +41,9 @@ http
           case 'verification.failed':
             console.log(event.type, event.verificationId, event.verdict, event.userRef ?? '');
             break;
+          case 'webhook.test':
+            console.log(event.type, event.id); // the operator's test delivery (npm run admin -- webhooks test)
+            break;
           default:
             break; // new types may appear within /v1: ignore them
         }
@@ -48,4 +54,6 @@ http
       }
     });
   })
-  .listen(Number(process.env.PORT ?? 4000), () => console.log('receiver listening'));
+  .listen(Number(process.env.PORT ?? 4000), '127.0.0.1', function () {
+    console.log(`receiver listening on http://127.0.0.1:${this.address().port}/`);
+  });

@@ -1,6 +1,6 @@
 // What the test suites need from Debian, installed when missing, as part of the test command (a
 // fresh machine needs no manual step): Chromium for the Playwright suites (Playwright cannot
-// download a browser here), and the DejaVu and OCR-B fonts that synthetic documents are drawn with.
+// download a browser here), and the DejaVu, Liberation and OCR-B fonts that synthetic documents are drawn with.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -16,6 +16,7 @@ const missing = [];
 if (!fs.existsSync(chromium)) missing.push('chromium');
 if (!/DejaVu Sans/.test(fonts)) missing.push('fonts-dejavu-core');
 if (!/OCR B/.test(fonts)) missing.push('fonts-ocr-b');
+if (!/Liberation Sans/.test(fonts)) missing.push('fonts-liberation'); // evaluation documents' second family
 if (missing.length === 0) process.exit(0);
 
 if (process.getuid?.() !== 0) {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { documentImage } from './images.js';
+import { makeTestTls } from './tls.js';
 import { writeY4m } from './y4m.js';
 import { ADMIN_TOKEN, CAMERA_FILE, CLIENT_IP_HEADER, E2E_ROOT, SCREENS, type E2eState } from './env.js';
 
@@ -18,13 +19,27 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
   const main = path.join(E2E_ROOT, '..', 'apps', 'api', 'dist', 'main.js');
+  // Webhooks to a loopback HTTPS receiver signed by a throwaway CA (dashboard suites).
+  const tlsDir = makeTestTls();
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN, CLIENT_IP_HEADER, LOG_LEVEL: 'warn', DEMO: 'true', DATABASE_URL: '' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      CLIENT_IP_HEADER,
+      LOG_LEVEL: 'warn',
+      DEMO: 'true',
+      DATABASE_URL: '',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      NODE_EXTRA_CA_CERTS: path.join(tlsDir, 'ca.pem'),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const api = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${out}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`API did not start:\n${out}`)), 180_000);
     child.stdout!.on('data', (c) => {
       out += c;
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -36,10 +51,19 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     child.once('exit', (code) => reject(new Error(`API exited ${code}:\n${out}`)));
   });
   const admin = async (body: object) => {
-    const r = await fetch(`${api}/admin/v1/tenants`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(`${api}/admin/v1/tenants`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return (await r.json()) as any;
   };
-  const state: E2eState = { api, tenant: await admin({ name: 'E2E', credits: 100 }), poorTenant: await admin({ name: 'E2E poor', credits: 0 }) };
+  const state: E2eState = {
+    api,
+    tenant: await admin({ name: 'E2E', credits: 100 }),
+    poorTenant: await admin({ name: 'E2E poor', credits: 0 }),
+    tlsDir,
+  };
   process.env.E2E_STATE = JSON.stringify(state);
 
   return async () => {
@@ -47,5 +71,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await new Promise((r) => setTimeout(r, 500));
     child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(tlsDir, { recursive: true, force: true });
   };
 }

@@ -22,7 +22,10 @@ export async function documentImage(): Promise<Buffer> {
     <text x="330" y="440" font-family="DejaVu Sans" font-size="24" fill="#50627c">EXPIRY 2031-05-14 · BORN 1990-02-28</text>
   </svg>`);
   const portrait = await sharp(path.join(fixtures, 'astronaut.png')).resize(250, 310, { fit: 'cover', position: 'top' }).toBuffer();
-  const cardPng = await sharp(card).composite([{ input: portrait, left: 40, top: 130 }]).png().toBuffer();
+  const cardPng = await sharp(card)
+    .composite([{ input: portrait, left: 40, top: 130 }])
+    .png()
+    .toBuffer();
   return sharp({ create: { width: W, height: H, channels: 3, background: '#6b5b4b' } })
     .composite([{ input: cardPng, left: (W - 860) / 2, top: (H - 540) / 2 }])
     .jpeg()

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { SCREENS, state } from './env.js';
@@ -27,7 +28,44 @@ export async function openWidget(page: Page, attrs: Record<string, string | true
     w.__events = [];
     w.__uploads = [];
     for (const type of ['service:complete', 'service:error', 'service:start', 'service:step', 'service:cancel']) {
-      document.addEventListener(type, (e) => w.__events.push({ type, detail: (e as CustomEvent).detail, bubbles: e.bubbles, composed: e.composed, at: performance.now() }));
+      document.addEventListener(type, (e) =>
+        w.__events.push({ type, detail: (e as CustomEvent).detail, bubbles: e.bubbles, composed: e.composed, at: performance.now() }),
+      );
+    }
+    // Long Tasks API: every main-thread task over 50 ms, with when the camera first went live.
+    w.__longTasks = [];
+    w.__cameraLiveAt = null;
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) w.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    } catch {
+      /* no Long Tasks API */
+    }
+    // Long Animation Frames: which script a long task ran (for diagnosing a budget overrun).
+    w.__loaf = [];
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as any[])
+          w.__loaf.push({
+            start: e.startTime,
+            duration: e.duration,
+            blocking: e.blockingDuration,
+            scripts: (e.scripts ?? []).map(
+              (s: any) => `${s.invoker} ${s.sourceFunctionName} ${s.sourceURL}:${s.sourceCharPosition} ${Math.round(s.duration)}ms`,
+            ),
+          });
+      }).observe({ type: 'long-animation-frame', buffered: true });
+    } catch {
+      /* no LoAF API */
+    }
+    const gum = navigator.mediaDevices?.getUserMedia?.bind(navigator.mediaDevices);
+    if (gum) {
+      navigator.mediaDevices.getUserMedia = async (c?: MediaStreamConstraints) => {
+        const stream = await gum(c);
+        w.__cameraLiveAt ??= performance.now();
+        return stream;
+      };
     }
     const send = XMLHttpRequest.prototype.send;
     const open = XMLHttpRequest.prototype.open;
@@ -36,7 +74,11 @@ export async function openWidget(page: Page, attrs: Record<string, string | true
       return (open as any).call(this, method, url, ...rest);
     };
     XMLHttpRequest.prototype.send = function (this: any, body?: any) {
-      w.__uploads.push({ url: this.__url, at: performance.now() });
+      // `at`: the attempt is sent; `end`: its outcome reached the page. The back-off wait is the
+      // next attempt's `at` minus this one's `end`.
+      const entry: { url: string; at: number; end?: number } = { url: this.__url, at: performance.now() };
+      w.__uploads.push(entry);
+      this.addEventListener('loadend', () => (entry.end = performance.now()));
       return send.call(this, body);
     };
   });
@@ -66,7 +108,7 @@ export async function events(page: Page): Promise<RecordedEvent[]> {
   return page.evaluate(() => (window as any).__events);
 }
 
-export async function uploads(page: Page): Promise<{ url: string; at: number }[]> {
+export async function uploads(page: Page): Promise<{ url: string; at: number; end?: number }[]> {
   return page.evaluate(() => (window as any).__uploads);
 }
 
@@ -81,6 +123,37 @@ export async function captureAndConfirm(page: Page): Promise<void> {
   await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
   await part(page, 'capture-button').click();
   await part(page, 'confirm-button').click();
+}
+
+/**
+ * The longest main-thread task (Long Tasks API, ms) since the camera first went live; 0 when
+ * none over 50 ms was seen. The budget is 100 ms.
+ */
+export async function longestTaskSinceCamera(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const w = window as any;
+    const since = w.__cameraLiveAt ?? Infinity;
+    return Math.max(0, ...w.__longTasks.filter((t: any) => t.start + t.duration > since).map((t: any) => t.duration));
+  });
+}
+
+/**
+ * The main-thread budget: no task over 100 ms once the camera is live, measured in the page with
+ * the Long Tasks API (figures logged; the longest frame's scripts are named on failure). A Long
+ * Task is wall-clock time, so on a machine running far more work than it has cores a 10 ms task
+ * reads as hundreds: the assertion holds only when the load average is under 1.5 per core, and
+ * the figure is logged either way (see docs/testing.md).
+ */
+export async function expectMainThreadBudget(page: Page, flow: string, budgetMs = 100): Promise<number> {
+  const longest = await longestTaskSinceCamera(page);
+  const load = os.loadavg()[0]! / os.cpus().length;
+  const culprits = await page.evaluate(
+    (min) => (window as any).__loaf.filter((l: any) => l.blocking > min).map((l: any) => l.scripts.join(', ')),
+    budgetMs - 50,
+  );
+  console.log(`[budget] ${flow}: longest main-thread task after camera live ${Math.round(longest)} ms (load ${load.toFixed(1)}/core)`);
+  if (load <= 1.5) expect(longest, `long tasks: ${culprits.join(' | ')}`).toBeLessThanOrEqual(budgetMs);
+  return longest;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {
@@ -98,4 +171,36 @@ export async function verdictOf(id: string, secret: string): Promise<any> {
     await new Promise((res) => setTimeout(res, 200));
   }
   throw new Error('no verdict');
+}
+
+/** Presses Tab until the widget control with this part has focus, then Enter. Fails if it is unreachable. */
+export async function pressByKeyboard(page: Page, partName: string): Promise<void> {
+  for (let i = 0; i < 14; i++) {
+    const focused = await page.evaluate(
+      () => document.querySelector('service-widget')!.shadowRoot!.activeElement?.getAttribute('part') ?? null,
+    );
+    if (focused === partName) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${partName} is not reachable with Tab`);
+}
+
+/** Polls the verdict with the secret key for as long as the pipeline needs (live mode runs it all). */
+export async function verdictWithin(id: string, secret: string, ms: number): Promise<any> {
+  const { api } = state();
+  const until = Date.now() + ms;
+  for (;;) {
+    const r = await fetch(`${api}/v1/verify/${id}`, { headers: { Authorization: `Bearer ${secret}`, 'x-e2e-client': '198.18.0.2' } });
+    const body = (await r.json()) as any;
+    if (body.status === 'completed' || body.status === 'failed' || Date.now() > until) return body;
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+/** The waits between consecutive attempts (ms): each attempt's send time minus the previous one's end. */
+export function backoffWaits(attempts: { at: number; end?: number }[]): number[] {
+  return attempts.slice(1).map((a, i) => a.at - attempts[i]!.end!);
 }

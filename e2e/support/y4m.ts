@@ -23,7 +23,12 @@ export async function writeY4m(input: Buffer | string, file: string, width = 128
       let r = 0;
       let g = 0;
       let b = 0;
-      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+      for (const [dx, dy] of [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ] as const) {
         const p = ((2 * y + dy) * width + 2 * x + dx) * 3;
         r += data[p]!;
         g += data[p + 1]!;

@@ -3,8 +3,10 @@ import { state } from '../support/env.js';
 import { openWidget, part, screenshot, step, verdictOf, waitForEvent, widget } from '../support/widget-page.js';
 
 /** The `part` of the element focused inside the widget's shadow root, or null. */
-const focusedPart = (page: Page) => page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.activeElement?.getAttribute('part') ?? null);
-const focusedTag = (page: Page) => page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.activeElement?.tagName ?? null);
+const focusedPart = (page: Page) =>
+  page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.activeElement?.getAttribute('part') ?? null);
+const focusedTag = (page: Page) =>
+  page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.activeElement?.tagName ?? null);
 
 /** Presses Tab until the control with this part has focus, then Enter. Fails if it is unreachable. */
 async function keyboardActivate(page: Page, partName: string) {
@@ -45,8 +47,11 @@ test('keyboard only: the whole flow with Tab and Enter; focus moves to each new 
 
 test('every control is a labelled button; the live region announces steps', async ({ page }) => {
   await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest });
-  const unlabelled = await page.evaluate(() =>
-    [...document.querySelector('service-widget')!.shadowRoot!.querySelectorAll('button')].filter((b) => !(b.getAttribute('aria-label') || b.textContent?.trim())).length,
+  const unlabelled = await page.evaluate(
+    () =>
+      [...document.querySelector('service-widget')!.shadowRoot!.querySelectorAll('button')].filter(
+        (b) => !(b.getAttribute('aria-label') || b.textContent?.trim()),
+      ).length,
   );
   expect(unlabelled).toBe(0);
   await part(page, 'start-button').click();
@@ -83,7 +88,9 @@ test('reduced motion is respected; theming through custom properties and parts',
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   expect(await page.locator('service-widget section').evaluate((el) => getComputedStyle(el).transitionDuration)).not.toBe('0s');
 
-  await page.addStyleTag({ content: 'service-widget { --service-accent: rgb(200, 0, 100); } service-widget::part(cancel-button) { border-color: rgb(0, 128, 0); }' });
+  await page.addStyleTag({
+    content: 'service-widget { --service-accent: rgb(200, 0, 100); } service-widget::part(cancel-button) { border-color: rgb(0, 128, 0); }',
+  });
   expect(await part(page, 'start-button').evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(200, 0, 100)');
   expect(await part(page, 'cancel-button').evaluate((b) => getComputedStyle(b).borderTopColor)).toBe('rgb(0, 128, 0)');
   await expect(widget(page)).toHaveAttribute('data-step', 'intro');

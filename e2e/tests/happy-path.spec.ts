@@ -2,7 +2,19 @@ import { expect, test } from '@playwright/test';
 import { SELFIE_SOURCE, documentImage } from '../support/images.js';
 import { CAMERA_FILE, state } from '../support/env.js';
 import { writeY4m } from '../support/y4m.js';
-import { captureAndConfirm, events, openWidget, part, screenshot, step, uploads, verdictOf, waitForEvent, widget } from '../support/widget-page.js';
+import {
+  captureAndConfirm,
+  events,
+  expectMainThreadBudget,
+  openWidget,
+  part,
+  screenshot,
+  step,
+  uploads,
+  verdictOf,
+  waitForEvent,
+  widget,
+} from '../support/widget-page.js';
 
 test.beforeEach(async () => {
   await writeY4m(await documentImage(), CAMERA_FILE);
@@ -10,7 +22,13 @@ test.beforeEach(async () => {
 
 test('happy path: document, selfie, review, upload, service:complete, then the verdict by polling', async ({ page }) => {
   const { tenant } = state();
-  await openWidget(page, { 'publishable-key': tenant.keys.publishableTest, 'full-name': 'Test Approve', 'user-ref': 'e2e-user-1', country: 'ES', 'document-type': 'dni' });
+  await openWidget(page, {
+    'publishable-key': tenant.keys.publishableTest,
+    'full-name': 'Test Approve',
+    'user-ref': 'e2e-user-1',
+    country: 'ES',
+    'document-type': 'dni',
+  });
   await screenshot(page, '01-intro');
   await part(page, 'start-button').click();
 
@@ -19,7 +37,14 @@ test('happy path: document, selfie, review, upload, service:complete, then the v
   await expect(preview).toBeVisible();
   await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
   // The rear camera preview is not mirrored; the video is muted and inline.
-  expect(await preview.evaluate((v: HTMLVideoElement) => ({ muted: v.muted, inline: v.playsInline, mirrored: getComputedStyle(v).transform !== 'none', width: v.videoWidth }))).toEqual({
+  expect(
+    await preview.evaluate((v: HTMLVideoElement) => ({
+      muted: v.muted,
+      inline: v.playsInline,
+      mirrored: getComputedStyle(v).transform !== 'none',
+      width: v.videoWidth,
+    })),
+  ).toEqual({
     muted: true,
     inline: true,
     mirrored: false,
@@ -66,6 +91,9 @@ test('happy path: document, selfie, review, upload, service:complete, then the v
   const up = await uploads(page);
   expect(up.map((u) => new URL(u.url).pathname.split('/').pop())).toEqual(['doc-front', 'selfie']);
 
+  // No main-thread task over 100 ms once the camera is live (the face check runs in a worker).
+  await expectMainThreadBudget(page, 'happy path');
+
   const verdict = await verdictOf(complete.detail.verificationId, tenant.keys.secretTest);
   expect(verdict).toMatchObject({ status: 'completed', verdict: 'approved', mode: 'test' });
   await expect(widget(page)).toHaveAttribute('data-step', 'done');
@@ -99,14 +127,20 @@ test('document back: three captures, and the back is uploaded and submitted', as
   await part(page, 'submit-button').click();
   const complete = await waitForEvent(page, 'service:complete');
   const up = await uploads(page);
-  expect(up.map((u) => new URL(u.url).pathname.split('/').pop())).toEqual(['doc-front', 'doc-back', 'selfie']);
+  // Each photo went up when confirmed; the retake replaced the back's slot.
+  expect(up.map((u) => new URL(u.url).pathname.split('/').pop())).toEqual(['doc-front', 'doc-back', 'selfie', 'doc-back']);
   expect(Object.keys(submits[0].keys).sort()).toEqual(['docBack', 'docFront', 'selfie']);
   expect((await verdictOf(complete.detail.verificationId, tenant.keys.secretTest)).verdict).toBe('review');
 });
 
 test('a blurry photo gets the inline blurry_image hint on review (shown, never dispatched)', async ({ page }) => {
   const sharp = (await import('sharp')).default;
-  await writeY4m(await sharp(await documentImage()).blur(14).toBuffer(), CAMERA_FILE);
+  await writeY4m(
+    await sharp(await documentImage())
+      .blur(14)
+      .toBuffer(),
+    CAMERA_FILE,
+  );
   await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest, 'full-name': 'Test Approve' });
   await part(page, 'start-button').click();
   await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
@@ -128,11 +162,21 @@ test('a blurry photo gets the inline blurry_image hint on review (shown, never d
 test('a selfie without a face gets the inline no_face_in_selfie hint; the detector loads only at the selfie step', async ({ page }) => {
   const sharp = (await import('sharp')).default;
   // A sharp picture with no face in it: a shelf of coloured boxes.
-  const boxes = Array.from({ length: 60 }, (_, i) => `<rect x="${(i % 10) * 128 + 8}" y="${Math.floor(i / 10) * 120 + 8}" width="112" height="104" fill="hsl(${(i * 47) % 360},60%,50%)"/>`).join('');
-  const noFace = await sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="1280" height="720" fill="#222"/>${boxes}</svg>`)).jpeg().toBuffer();
+  const boxes = Array.from(
+    { length: 60 },
+    (_, i) =>
+      `<rect x="${(i % 10) * 128 + 8}" y="${Math.floor(i / 10) * 120 + 8}" width="112" height="104" fill="hsl(${(i * 47) % 360},60%,50%)"/>`,
+  ).join('');
+  const noFace = await sharp(
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="720"><rect width="1280" height="720" fill="#222"/>${boxes}</svg>`,
+    ),
+  )
+    .jpeg()
+    .toBuffer();
   const vendorRequests: string[] = [];
   page.on('request', (r) => {
-    if (r.url().includes('/widget/vendor/') || r.url().includes('/widget/models/')) vendorRequests.push(new URL(r.url()).pathname);
+    if (r.url().includes('/widget/vision/')) vendorRequests.push(new URL(r.url()).pathname);
   });
   await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest });
   await part(page, 'start-button').click();
@@ -148,7 +192,11 @@ test('a selfie without a face gets the inline no_face_in_selfie hint; the detect
   const hints = page.locator('service-widget [data-hint]');
   await expect(hints).toHaveCount(1);
   await expect(hints.first()).toHaveAttribute('data-hint', 'no_face_in_selfie');
-  expect(vendorRequests).toEqual(expect.arrayContaining(['/widget/vendor/human.esm.js', '/widget/models/blazeface.json', '/widget/models/blazeface.bin']));
+  // Content-hashed vision files, all from the API.
+  expect(vendorRequests[0]).toBe('/widget/vision/manifest.json');
+  for (const name of ['human.esm', 'blazeface', 'facemesh']) {
+    expect(vendorRequests.some((p) => new RegExp(`^/widget/vision/${name}\\.[A-Za-z0-9]{12}\\.(js|json|bin)$`).test(p))).toBe(true);
+  }
   await screenshot(page, '18-review-no-face-hint');
   expect(await events(page)).toEqual([]);
 });

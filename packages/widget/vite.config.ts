@@ -9,7 +9,11 @@ import { defineConfig, type Plugin } from 'vite';
  */
 function litSsrSafe(): Plugin {
   const patches: { file: RegExp; from: string; to: string }[] = [
-    { file: /@lit[\\/]reactive-element[\\/]reactive-element\.js$/, from: 'extends HTMLElement', to: 'extends (globalThis.HTMLElement ?? class {})' },
+    {
+      file: /@lit[\\/]reactive-element[\\/]reactive-element\.js$/,
+      from: 'extends HTMLElement',
+      to: 'extends (globalThis.HTMLElement ?? class {})',
+    },
     { file: /lit-html[\\/]lit-html\.js$/, from: '=document,', to: '=(globalThis.document===void 0?{createTreeWalker:()=>({})}:document),' },
   ];
   return {

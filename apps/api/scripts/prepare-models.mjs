@@ -33,7 +33,17 @@ if (!fs.existsSync(engTarget)) {
 // OCR-B, from the zip (AAR) inside the capacitor package
 const ocrbTarget = path.join(out, 'ocrb.traineddata.gz');
 if (!fs.existsSync(ocrbTarget)) {
-  const aar = path.join(packageDir('@idpass/smartscanner-capacitor'), 'android', 'local-maven', 'org', 'idpass', 'smartscanner', 'smartscannerlib-release', '1.0', 'smartscannerlib-release-1.0.aar');
+  const aar = path.join(
+    packageDir('@idpass/smartscanner-capacitor'),
+    'android',
+    'local-maven',
+    'org',
+    'idpass',
+    'smartscanner',
+    'smartscannerlib-release',
+    '1.0',
+    'smartscannerlib-release-1.0.aar',
+  );
   const data = await new Promise((resolve, reject) => {
     yauzl.open(aar, { lazyEntries: true }, (err, zip) => {
       if (err) return reject(err);

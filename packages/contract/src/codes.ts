@@ -11,6 +11,13 @@ export const ERROR_STATUS = {
   verification_not_found: 404,
   not_found: 404,
   not_in_review: 409,
+  // Dashboard (decisions.md "Dashboard"): session sign-in, CSRF and roles.
+  not_signed_in: 401,
+  invalid_credentials: 401,
+  csrf_token_invalid: 403,
+  forbidden_for_role: 403,
+  user_exists: 409,
+  account_locked: 429,
   rate_limited: 429,
   internal_error: 500,
   backend_unavailable: 503,
@@ -45,10 +52,27 @@ export const SUBMIT_REASONS = [
   'doc_front_not_uploaded',
   'selfie_not_uploaded',
   'doc_back_not_uploaded',
+  /**
+   * Listed by interface.md under submit, so it stays here for clients; the API never raises it on
+   * submit (submit checks every object in its own transaction). It happens in the job, after the
+   * image vanished before OCR, as a job failure code (FAILURE_CODES).
+   */
   'doc_front_disappeared',
   'liveness_incomplete',
 ] as const;
 export type SubmitReason = (typeof SUBMIT_REASONS)[number];
+
+/** `detail.reason` values of the operator API's 400 `invalid_body`. */
+export const ADMIN_REASONS = ['invalid_status'] as const;
+export type AdminReason = (typeof ADMIN_REASONS)[number];
+
+/** `detail.reason` values of the dashboard API (`/dashboard/api`). */
+export const DASHBOARD_REASONS = ['invite_invalid'] as const;
+export type DashboardReason = (typeof DASHBOARD_REASONS)[number];
+
+/** Every `detail.reason` a 400 `invalid_body` can carry (a failed schema carries `fieldErrors` instead). */
+export const INVALID_BODY_REASONS = [...UPLOAD_REASONS, ...SUBMIT_REASONS, ...ADMIN_REASONS, ...DASHBOARD_REASONS] as const;
+export type InvalidBodyReason = (typeof INVALID_BODY_REASONS)[number];
 
 export const DOCUMENT_ROLES = ['doc-front', 'doc-back', 'selfie'] as const;
 export type DocumentRole = (typeof DOCUMENT_ROLES)[number];
@@ -94,8 +118,24 @@ export const VERDICT_REASONS = [
   'blurry_image',
   'no_face_in_selfie',
   'test_mode_forced',
+  // decisions.md "Verdict reasons (additions)": each quality problem its own reason.
+  'image_too_dark',
+  'glare',
+  'low_resolution',
 ] as const;
 export type VerdictReason = (typeof VERDICT_REASONS)[number];
+
+/** `failure_code` of a verification that ended `failed` (no verdict): why the pipeline gave up. */
+export const FAILURE_CODES = [
+  /** The pipeline kept failing after its retries. */
+  'pipeline_error',
+  /** The isolated pipeline process died during the run (a crash, not a budget). */
+  'pipeline_crashed',
+  'doc_front_disappeared',
+  'selfie_disappeared',
+  'liveness_frames_disappeared',
+] as const;
+export type FailureCode = (typeof FAILURE_CODES)[number];
 
 export const SCORE_NAMES = ['document_ocr', 'name_match', 'face_match', 'image_quality', 'liveness'] as const;
 export type ScoreName = (typeof SCORE_NAMES)[number];
@@ -108,6 +148,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'verification.failed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The type of the operator's on-demand test delivery (not a verification event). */
+export const WEBHOOK_TEST_EVENT_TYPE = 'webhook.test';
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
@@ -148,5 +191,10 @@ export const WIDGET_ERROR_CODES = [
   'no_face_in_selfie',
 ] as const;
 export type WidgetErrorCode = (typeof WIDGET_ERROR_CODES)[number];
+/** Shown inline on the review screen, never dispatched as `service:error`. */
+export const WIDGET_HINT_CODES = ['blurry_image', 'no_face_in_selfie'] as const satisfies readonly WidgetErrorCode[];
+export type WidgetHintCode = (typeof WIDGET_HINT_CODES)[number];
+/** The codes a `service:error` event carries: every widget code but the inline hints. */
+export type DispatchedWidgetErrorCode = Exclude<WidgetErrorCode, WidgetHintCode>;
 
 export const WIDGET_EVENTS = { complete: 'service:complete', error: 'service:error' } as const;

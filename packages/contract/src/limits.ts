@@ -9,6 +9,8 @@ export const LIMITS = {
   imageMinBytes: 100,
   /** "2 MB" of the interface, read as 2 MiB. */
   imageMaxBytes: 2 * 1024 * 1024,
+  /** Largest image (width x height as its header says) the pipeline decodes; larger is unreadable. */
+  imageMaxPixels: 25_000_000,
   userRefMaxLength: 128,
   submittedFullNameMaxLength: 255,
   /** Upload slots valid until expiresAt, 15 minutes after init. */

@@ -1,5 +1,31 @@
-import { DOCUMENT_ROLES, LIVENESS_ANCHOR_ROLE, type DocumentRole } from './codes.js';
+import { DOCUMENT_ROLES, LIVENESS_ANCHOR_ROLE, type DocumentRole, type SubmitReason } from './codes.js';
 import { LIMITS } from './limits.js';
+
+/**
+ * The three captures by the one name clients use in JSON (`uploads.docFront`, `keys.docFront`) and
+ * the widget uses everywhere; the upload URL's segment and the reasons that concern each capture
+ * come from this map, never from literals.
+ */
+export const CAPTURE_ROLES = ['docFront', 'docBack', 'selfie'] as const;
+export type CaptureRole = (typeof CAPTURE_ROLES)[number];
+
+export interface CaptureRoleInfo {
+  /** The upload role segment and storage name (`doc-front`). */
+  slot: DocumentRole;
+  /** Submit's reason when `keys.<role>` is not the key init issued. */
+  keyMismatch: SubmitReason;
+  /** Submit's reason when nothing was uploaded to the slot. */
+  notUploaded: SubmitReason;
+}
+
+export const CAPTURE_ROLE_INFO = {
+  docFront: { slot: 'doc-front', keyMismatch: 'doc_front_key_mismatch', notUploaded: 'doc_front_not_uploaded' },
+  docBack: { slot: 'doc-back', keyMismatch: 'doc_back_key_mismatch', notUploaded: 'doc_back_not_uploaded' },
+  selfie: { slot: 'selfie', keyMismatch: 'selfie_key_mismatch', notUploaded: 'selfie_not_uploaded' },
+} as const satisfies Record<CaptureRole, CaptureRoleInfo>;
+
+/** The upload segment of a capture role: `slotOf('docFront')` is `doc-front`. */
+export const slotOf = (role: CaptureRole): DocumentRole => CAPTURE_ROLE_INFO[role].slot;
 
 /** What an upload role segment names: a document slot, the liveness anchor, or one burst frame. */
 export type ParsedRole =

@@ -12,11 +12,26 @@ import {
   VERIFICATION_STATUSES,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_TYPES,
+  WEBHOOK_TEST_EVENT_TYPE,
   WIDGET_ERROR_CODES,
 } from './codes.js';
 import { LIMITS } from './limits.js';
 
 // ---------------------------------------------------------------- shared pieces
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Text the database can store as sent: PostgreSQL refuses NUL in text and jsonb, and a lone UTF-16
+ * surrogate has no UTF-8 form (it would be stored altered). Every string a request carries is
+ * checked with it, so such data is 400 `invalid_body`, never a failed statement.
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+}
+export const STORABLE_TEXT_MESSAGE = 'must not contain NUL characters or unpaired surrogates';
+const storable = [isStorableText, STORABLE_TEXT_MESSAGE] as const;
+/** The largest value of a PostgreSQL `integer` column (credits). */
+export const MAX_INT32 = 2_147_483_647;
 
 export const verificationIdSchema = z.string().regex(VERIFICATION_ID_PATTERN, 'must match ^vf_[A-Za-z0-9]{16,24}$');
 export const statusSchema = z.enum(VERIFICATION_STATUSES);
@@ -45,10 +60,23 @@ export const errorCodeSchema = z.enum(ERROR_CODES as [string, ...string[]]);
 
 /** Non-strict: unknown keys are dropped before validation (zod's default strip). */
 export const initRequestSchema = z.object({
-  userRef: z.string().min(1).max(LIMITS.userRefMaxLength).optional(),
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be exactly two uppercase letters (ISO 3166-1 alpha-2)').optional(),
+  userRef: z
+    .string()
+    .min(1)
+    .max(LIMITS.userRefMaxLength)
+    .refine(...storable)
+    .optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be exactly two uppercase letters (ISO 3166-1 alpha-2)')
+    .optional(),
   documentType: z.enum(DOCUMENT_TYPES).optional(),
-  submittedFullName: z.string().min(1).max(LIMITS.submittedFullNameMaxLength).optional(),
+  submittedFullName: z
+    .string()
+    .min(1)
+    .max(LIMITS.submittedFullNameMaxLength)
+    .refine(...storable)
+    .optional(),
   activeLiveness: z.boolean().optional().default(false),
 });
 export type InitRequest = z.input<typeof initRequestSchema>;
@@ -109,9 +137,22 @@ export type ChallengeBeacon = z.infer<typeof challengeBeaconSchema>;
 export const submitRequestSchema = z.object({
   verificationId: verificationIdSchema,
   keys: z.object({
-    docFront: z.string().min(1).max(512),
-    selfie: z.string().min(1).max(512),
-    docBack: z.string().min(1).max(512).optional(),
+    docFront: z
+      .string()
+      .min(1)
+      .max(512)
+      .refine(...storable),
+    selfie: z
+      .string()
+      .min(1)
+      .max(512)
+      .refine(...storable),
+    docBack: z
+      .string()
+      .min(1)
+      .max(512)
+      .refine(...storable)
+      .optional(),
   }),
 });
 export type SubmitRequest = z.infer<typeof submitRequestSchema>;
@@ -174,6 +215,20 @@ export const webhookEventSchema = z.object({
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
+/**
+ * A signed test delivery the operator sends on demand (`POST /admin/v1/tenants/:id/webhook/test`)
+ * to check a receiver: it concerns no verification. Receivers that ignore unknown types are fine.
+ */
+export const webhookTestEventSchema = z.object({
+  id: z.string().regex(/^evt_[0-9a-f]+$/),
+  type: z.literal(WEBHOOK_TEST_EVENT_TYPE),
+  createdAt: z.string(),
+  mode: z.literal('test'),
+});
+export type WebhookTestEvent = z.infer<typeof webhookTestEventSchema>;
+/** Anything a receiver may get: a verification event or an operator's test delivery. */
+export type AnyWebhookEvent = WebhookEvent | WebhookTestEvent;
+
 // ---------------------------------------------------------------- widget events
 
 export const widgetCompleteDetailSchema = z.object({
@@ -193,23 +248,85 @@ export type WidgetErrorDetail = z.infer<typeof widgetErrorDetailSchema>;
 // ---------------------------------------------------------------- operator API
 
 export const createTenantRequestSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  credits: z.number().int().min(0).optional().default(0),
-});
-export const webhookConfigSchema = z.object({
-  url: z.url({ protocol: /^https$/, error: 'must be an https:// URL' }).max(2048),
-  /** Blank or absent keeps the current secret. */
-  secret: z
+  name: z
     .string()
-    .optional()
-    .refine((s) => s === undefined || s === '' || s.length >= LIMITS.webhookSecretMinLength, {
-      message: `must be at least ${LIMITS.webhookSecretMinLength} characters`,
-    }),
+    .trim()
+    .min(1)
+    .max(200)
+    .refine(...storable),
+  credits: z.number().int().min(0).max(MAX_INT32).optional().default(0),
 });
-export const patchTenantRequestSchema = z.object({
-  credits: z.number().int().min(0).optional(),
-  webhook: webhookConfigSchema.nullable().optional(),
+/**
+ * Hosts that may receive `http://` webhooks in development (WEBHOOK_ALLOW_PRIVATE_NETWORKS=true):
+ * `localhost`, 127.0.0.0/8 and `[::1]`, written literally in the URL. Anything else needs https.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '');
+  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  return m !== null && m.slice(1).every((o) => Number(o) <= 255);
+}
+
+/** WHATWG URL exists in browsers and Node alike; the contract compiles without either's typings. */
+declare const URL: new (input: string) => { protocol: string; hostname: string };
+
+/** A webhook URL: https, or (development only) http to a loopback host. */
+function webhookUrlSchema(allowLoopbackHttp: boolean) {
+  return z
+    .url({ protocol: /^https?$/, error: 'must be an https:// URL' })
+    .max(2048)
+    .refine(...storable)
+    .refine(
+      (u) => {
+        const url = new URL(u);
+        return url.protocol === 'https:' || (allowLoopbackHttp && isLoopbackHost(url.hostname));
+      },
+      allowLoopbackHttp ? 'must be an https:// URL (http:// only to localhost, 127.0.0.0/8 or [::1])' : 'must be an https:// URL',
+    )
+    .refine(...storable);
+}
+
+/** Webhook settings; `allowLoopbackHttp` follows WEBHOOK_ALLOW_PRIVATE_NETWORKS (development only). */
+export function webhookConfigSchemaFor(opts: { allowLoopbackHttp: boolean }) {
+  return z.object({
+    url: webhookUrlSchema(opts.allowLoopbackHttp),
+    /** Blank or absent keeps the current secret. */
+    secret: z
+      .string()
+      .optional()
+      .refine((s) => s === undefined || s === '' || s.length >= LIMITS.webhookSecretMinLength, {
+        message: `must be at least ${LIMITS.webhookSecretMinLength} characters`,
+      })
+      .refine((s) => s === undefined || isStorableText(s), STORABLE_TEXT_MESSAGE),
+  });
+}
+export const webhookConfigSchema = webhookConfigSchemaFor({ allowLoopbackHttp: false });
+/** `GET /admin/v1/tenants?limit=&cursor=`: newest first, 1-100 a page (default 20). */
+export const listTenantsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
 });
+export const tenantSummarySchema = z.object({
+  tenantId: z.string(),
+  name: z.string(),
+  credits: z.number().int(),
+  createdAt: z.string(),
+  webhook: z.object({ url: z.string() }).nullable(),
+});
+export type TenantSummary = z.infer<typeof tenantSummarySchema>;
+
+/** Tenant changes; pass `{allowLoopbackHttp: true}` where WEBHOOK_ALLOW_PRIVATE_NETWORKS is on. */
+export function patchTenantRequestSchemaFor(opts: { allowLoopbackHttp: boolean }) {
+  return z.object({
+    credits: z.number().int().min(0).max(MAX_INT32).optional(),
+    webhook: webhookConfigSchemaFor(opts).nullable().optional(),
+  });
+}
+export const patchTenantRequestSchema = patchTenantRequestSchemaFor({ allowLoopbackHttp: false });
 const hostnameSchema = z
   .string()
   .trim()
@@ -223,7 +340,11 @@ export const createKeyRequestSchema = z.object({
 export const patchKeyRequestSchema = z.object({ allowedOrigins: z.array(hostnameSchema).max(100) });
 export const reviewRequestSchema = z.object({
   verdict: z.enum(['approved', 'rejected']),
-  note: z.string().max(2000).optional(),
+  note: z
+    .string()
+    .max(2000)
+    .refine(...storable)
+    .optional(),
 });
 export const webhookDeliverySchema = z.object({
   id: z.string(),

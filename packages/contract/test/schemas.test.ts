@@ -6,6 +6,7 @@ import {
   RETRYABLE_ERROR_CODES,
   submitRequestSchema,
   webhookConfigSchema,
+  webhookConfigSchemaFor,
   webhookEventSchema,
   widgetErrorDetailSchema,
 } from '../src/index.js';
@@ -22,12 +23,24 @@ describe('contract schemas', () => {
     expect(initRequestSchema.safeParse({ country: 'DE', documentType: 'dni' }).success).toBe(true);
   });
   it('submit requires the id pattern, docFront and selfie', () => {
-    expect(submitRequestSchema.safeParse({ verificationId: 'vf_' + 'a'.repeat(16), keys: { docFront: 'a', selfie: 'b' } }).success).toBe(true);
-    expect(submitRequestSchema.safeParse({ verificationId: 'vf_' + 'a'.repeat(25), keys: { docFront: 'a', selfie: 'b' } }).success).toBe(false);
+    expect(submitRequestSchema.safeParse({ verificationId: 'vf_' + 'a'.repeat(16), keys: { docFront: 'a', selfie: 'b' } }).success).toBe(
+      true,
+    );
+    expect(submitRequestSchema.safeParse({ verificationId: 'vf_' + 'a'.repeat(25), keys: { docFront: 'a', selfie: 'b' } }).success).toBe(
+      false,
+    );
     expect(submitRequestSchema.safeParse({ verificationId: 'vf_' + 'a'.repeat(16), keys: { docFront: 'a' } }).success).toBe(false);
   });
   it('error statuses and the retryable set follow the interface', () => {
-    expect(ERROR_STATUS).toMatchObject({ invalid_body: 400, missing_api_key: 401, insufficient_credits: 402, origin_not_allowed: 403, verification_not_found: 404, rate_limited: 429, backend_unavailable: 503 });
+    expect(ERROR_STATUS).toMatchObject({
+      invalid_body: 400,
+      missing_api_key: 401,
+      insufficient_credits: 402,
+      origin_not_allowed: 403,
+      verification_not_found: 404,
+      rate_limited: 429,
+      backend_unavailable: 503,
+    });
     expect([...RETRYABLE_ERROR_CODES].sort()).toEqual(['backend_unavailable', 'internal_error', 'rate_limited']);
     expect(Object.keys(ERROR_STATUS)).not.toContain('unauthorized');
   });
@@ -39,9 +52,35 @@ describe('contract schemas', () => {
     expect(webhookConfigSchema.safeParse({ url: 'http://a.example', secret: 'x'.repeat(24) }).success).toBe(false);
     expect(webhookConfigSchema.safeParse({ url: 'https://a.example', secret: 'x'.repeat(23) }).success).toBe(false);
     expect(webhookConfigSchema.safeParse({ url: 'https://a.example', secret: 'x'.repeat(24) }).success).toBe(true);
+    expect(webhookConfigSchema.safeParse({ url: 'http://localhost:4000/hook', secret: 'x'.repeat(24) }).success).toBe(false);
+  });
+
+  it('webhook URL in development: http:// only to a loopback host written literally', () => {
+    const dev = webhookConfigSchemaFor({ allowLoopbackHttp: true });
+    const ok = (url: string) => dev.safeParse({ url, secret: 'x'.repeat(24) }).success;
+    expect(ok('http://localhost:4000/hook')).toBe(true);
+    expect(ok('http://127.0.0.1:4000/hook')).toBe(true);
+    expect(ok('http://127.1.2.3/hook')).toBe(true);
+    expect(ok('http://[::1]:4000/hook')).toBe(true);
+    expect(ok('https://a.example/hook')).toBe(true);
+    expect(ok('http://a.example/hook')).toBe(false);
+    expect(ok('http://10.0.0.5/hook')).toBe(false);
+    expect(ok('http://192.168.1.2/hook')).toBe(false);
+    expect(ok('http://localhost.a.example/hook')).toBe(false);
+    expect(ok('http://127.0.0.1.nip.io/hook')).toBe(false);
+    expect(ok('ftp://localhost/hook')).toBe(false);
   });
   it('webhook body: no status, verdict nullable, evt_ id', () => {
-    const base = { id: 'evt_ab12', type: 'verification.failed', createdAt: '2026-01-01T00:00:00.000Z', verificationId: 'vf_' + 'a'.repeat(20), verdict: null, mode: 'live', scores: null, fieldsExtracted: null };
+    const base = {
+      id: 'evt_ab12',
+      type: 'verification.failed',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      verificationId: 'vf_' + 'a'.repeat(20),
+      verdict: null,
+      mode: 'live',
+      scores: null,
+      fieldsExtracted: null,
+    };
     expect(webhookEventSchema.safeParse(base).success).toBe(true);
     expect(webhookEventSchema.safeParse({ ...base, id: 'evt_XYZ' }).success).toBe(false);
   });

@@ -1,3 +1,4 @@
+import type { WidgetCompleteDetail, WidgetErrorDetail } from '@service/contract';
 import { ServiceWidget } from './service-widget.js';
 
 export { ServiceWidget };
@@ -14,5 +15,10 @@ defineServiceWidget();
 declare global {
   interface HTMLElementTagNameMap {
     'service-widget': ServiceWidget;
+  }
+  /** So `el.addEventListener('service:complete', (e) => e.detail.verificationId)` compiles as written. */
+  interface HTMLElementEventMap {
+    'service:complete': CustomEvent<WidgetCompleteDetail>;
+    'service:error': CustomEvent<WidgetErrorDetail>;
   }
 }

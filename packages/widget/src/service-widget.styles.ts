@@ -2,7 +2,11 @@ import { css } from 'lit';
 
 /** Theming: override the custom properties on the host, or style the `part`s. */
 export const styles = css`
+  /* The host page's inherited styles stop here (text-align, line-height, fonts, letter and word
+     spacing, text-transform...): all: initial resets every inherited property, custom properties
+     (the theming hooks below) excepted; then the widget sets its own. */
   :host {
+    all: initial;
     --service-font: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif;
     --service-bg: #ffffff;
     --service-fg: #14171a;
@@ -16,7 +20,19 @@ export const styles = css`
     display: block;
     max-width: 560px;
     font-family: var(--service-font);
+    font-size: 16px;
+    line-height: 1.5;
+    text-align: start;
     color: var(--service-fg);
+    box-sizing: border-box;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
   }
   .panel {
     background: var(--service-bg);
@@ -111,6 +127,50 @@ export const styles = css`
     text-align: center;
     font-size: 0.9rem;
   }
+  .frame.reached {
+    border-color: #3ddc84;
+    border-width: 6px;
+  }
+  .guide {
+    position: absolute;
+    inset: auto 0 0 0;
+    padding: 10px 12px;
+    background: rgba(0, 0, 0, 0.62);
+    color: #fff;
+    text-align: center;
+    display: grid;
+    gap: 4px;
+  }
+  .guide .instruction {
+    font-weight: 700;
+    font-size: 1.1rem;
+  }
+  .guide .feedback {
+    font-size: 0.95rem;
+  }
+  .cue {
+    position: absolute;
+    bottom: calc(100% + 8px);
+    left: 50%;
+    transform: translateX(-50%);
+    font-size: 3rem;
+    line-height: 1;
+    color: #fff;
+    text-shadow: 0 0 6px #000;
+  }
+  .cue-turn_left {
+    left: 18%;
+  }
+  .cue-turn_right {
+    left: 82%;
+  }
+  .note {
+    font-size: 0.9rem;
+    color: var(--service-muted);
+  }
+  .status-line {
+    font-weight: 600;
+  }
   .review {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(150px, 1fr));
@@ -171,6 +231,26 @@ export const styles = css`
   @media (prefers-reduced-motion: no-preference) {
     .panel {
       transition: opacity 150ms ease;
+    }
+    .cue {
+      animation: nudge 1s ease-in-out infinite alternate;
+    }
+    .cue-turn_left {
+      --nudge: translate(-70%, 0);
+    }
+    .cue-turn_right {
+      --nudge: translate(-30%, 0);
+    }
+    .cue-look_up {
+      --nudge: translate(-50%, -8px);
+    }
+    .cue-look_down {
+      --nudge: translate(-50%, 8px);
+    }
+  }
+  @keyframes nudge {
+    to {
+      transform: var(--nudge, translateX(-50%));
     }
   }
 `;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { captureSteps, initialState, transition, type Capture, type FlowEvent, type FlowState } from '../src/flow/machine.js';
 
-const shot = (name: string): Capture => ({ blob: new Blob([name]), url: `blob:${name}`, width: 10, height: 10, hints: [], checked: name !== 's' });
+const shot = (name: string): Capture => ({
+  blob: new Blob([name]),
+  url: `blob:${name}`,
+  width: 10,
+  height: 10,
+  hints: [],
+  checked: name !== 's',
+});
 const run = (state: FlowState, ...events: FlowEvent[]) => events.reduce(transition, state);
 const take = (name: string): FlowEvent[] => [{ type: 'CAPTURED', capture: shot(name) }, { type: 'CONFIRM' }];
 
@@ -54,12 +61,24 @@ describe('flow state machine', () => {
 
   it('cancel from any live step is user_cancelled; not from done or error', () => {
     const base = initialState({ documentBack: false, activeLiveness: false });
-    for (const s of [base, run(base, { type: 'START' }), run(base, { type: 'START' }, ...take('f'), ...take('s')), run(base, { type: 'START' }, ...take('f'), ...take('s'), { type: 'SUBMIT' })]) {
+    for (const s of [
+      base,
+      run(base, { type: 'START' }),
+      run(base, { type: 'START' }, ...take('f'), ...take('s')),
+      run(base, { type: 'START' }, ...take('f'), ...take('s'), { type: 'SUBMIT' }),
+    ]) {
       const c = run(s, { type: 'CANCEL' });
       expect(c.step).toBe('error');
       expect(c.error?.code).toBe('user_cancelled');
     }
-    const done = run(base, { type: 'START' }, ...take('f'), ...take('s'), { type: 'SUBMIT' }, { type: 'COMPLETED', verificationId: 'vf_x', status: 'queued' });
+    const done = run(
+      base,
+      { type: 'START' },
+      ...take('f'),
+      ...take('s'),
+      { type: 'SUBMIT' },
+      { type: 'COMPLETED', verificationId: 'vf_x', status: 'queued' },
+    );
     expect(run(done, { type: 'CANCEL' })).toBe(done);
     expect(run(done, { type: 'FAILED', error: { code: 'internal_error', message: 'x' } })).toBe(done);
   });
@@ -74,7 +93,13 @@ describe('flow state machine', () => {
 
   it('ignores events that do not belong to the current step', () => {
     const s = initialState({ documentBack: false, activeLiveness: false });
-    for (const e of [{ type: 'CONFIRM' }, { type: 'SUBMIT' }, { type: 'COMPLETED', verificationId: 'x', status: 'queued' }, { type: 'RESTART' }, { type: 'CAPTURED', capture: shot('x') }] as FlowEvent[]) {
+    for (const e of [
+      { type: 'CONFIRM' },
+      { type: 'SUBMIT' },
+      { type: 'COMPLETED', verificationId: 'x', status: 'queued' },
+      { type: 'RESTART' },
+      { type: 'CAPTURED', capture: shot('x') },
+    ] as FlowEvent[]) {
       expect(transition(s, e)).toBe(s);
     }
   });
@@ -82,11 +107,19 @@ describe('flow state machine', () => {
 
 describe('late hints', () => {
   it('a hint found after capture joins the photo it belongs to, pending or confirmed', () => {
-    let s = run(initialState({ documentBack: false, activeLiveness: false }), { type: 'START' }, ...take('f'), { type: 'CAPTURED', capture: shot('s') });
+    let s = run(initialState({ documentBack: false, activeLiveness: false }), { type: 'START' }, ...take('f'), {
+      type: 'CAPTURED',
+      capture: shot('s'),
+    });
     expect(s.pending?.checked).toBe(false);
     s = run(s, { type: 'CHECKED', url: 'blob:s', hints: ['no_face_in_selfie'] });
     expect(s.pending).toMatchObject({ hints: ['no_face_in_selfie'], checked: true });
-    s = run(s, { type: 'CONFIRM' }, { type: 'CHECKED', url: 'blob:s', hints: ['no_face_in_selfie'] }, { type: 'CHECKED', url: 'blob:other', hints: ['blurry_image'] });
+    s = run(
+      s,
+      { type: 'CONFIRM' },
+      { type: 'CHECKED', url: 'blob:s', hints: ['no_face_in_selfie'] },
+      { type: 'CHECKED', url: 'blob:other', hints: ['blurry_image'] },
+    );
     expect(s.captures.selfie?.hints).toEqual(['no_face_in_selfie']);
     expect(s.captures.docFront?.hints).toEqual([]);
   });

@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { widgetCodeFor, apiFlowError } from '../src/api/errors.js';
 import { resolveLocale } from '../src/controllers/localize-controller.js';
-import { translations } from '../src/i18n/messages.js';
+import { errorMessage, translations } from '../src/i18n/messages.js';
 import { laplacianVariance } from '../src/quality/local-check.js';
-import { WIDGET_ERROR_CODES } from '@service/contract';
+import { WIDGET_ERROR_CODES, WIDGET_HINT_CODES } from '@service/contract';
 
 describe('API error to widget code', () => {
   it.each([
@@ -23,7 +23,10 @@ describe('API error to widget code', () => {
     expect(widgetCodeFor(status, error ? { error } : null)).toBe(code);
   });
   it('keeps the API detail verbatim, and only when there is one', () => {
-    expect(apiFlowError(429, { error: 'rate_limited', detail: { retry_after: 12 } }, 'init').detail).toMatchObject({ code: 'rate_limited', detail: { retry_after: 12 } });
+    expect(apiFlowError(429, { error: 'rate_limited', detail: { retry_after: 12 } }, 'init').detail).toMatchObject({
+      code: 'rate_limited',
+      detail: { retry_after: 12 },
+    });
     expect(apiFlowError(402, { error: 'insufficient_credits' }, 'init').detail).not.toHaveProperty('detail');
   });
 });
@@ -33,7 +36,17 @@ describe('locales', () => {
     const keys = (o: object) => Object.keys(o).sort();
     for (const [name, m] of Object.entries(translations)) {
       expect(keys(m), name).toEqual(keys(translations.en!));
-      for (const code of WIDGET_ERROR_CODES.filter((c) => c !== 'blurry_image' && c !== 'no_face_in_selfie')) expect(m.errors[code], `${name} ${code}`).toBeTruthy();
+      for (const code of WIDGET_ERROR_CODES) {
+        const hint = (WIDGET_HINT_CODES as readonly string[]).includes(code);
+        // A hint never reaches the error screen; if it did, it would read as internal_error.
+        expect(errorMessage(m, code), `${name} ${code}`).toBe(
+          hint ? m.errors.internal_error : m.errors[code as Exclude<typeof code, 'blurry_image' | 'no_face_in_selfie'>],
+        );
+        expect(errorMessage(m, code), `${name} ${code}`).toBeTruthy();
+      }
+      expect(Object.keys(m.errors).sort(), name).toEqual(
+        WIDGET_ERROR_CODES.filter((c) => !(WIDGET_HINT_CODES as readonly string[]).includes(c)).sort(),
+      );
     }
     expect(Object.keys(translations).length).toBeGreaterThanOrEqual(2);
   });
@@ -49,7 +62,7 @@ describe('blur measure', () => {
   it('variance of the Laplacian: high for sharp edges, near zero for a flat image', () => {
     const w = 64;
     const h = 64;
-    const sharp = new Uint8Array(w * h).map((_, i) => (((i % w) >> 2) + ((i / w) >> 2)) % 2 ? 255 : 0);
+    const sharp = new Uint8Array(w * h).map((_, i) => ((((i % w) >> 2) + ((i / w) >> 2)) % 2 ? 255 : 0));
     const flat = new Uint8Array(w * h).fill(128);
     const smooth = new Uint8Array(w * h).map((_, i) => (i % w) * 2);
     expect(laplacianVariance(sharp, w, h)).toBeGreaterThan(1000);
@@ -61,7 +74,13 @@ describe('blur measure', () => {
 describe('the built bundle', () => {
   const bundle = new URL('../dist/service-widget.js', import.meta.url);
   it('imports in Node without a DOM (server-side rendering) and registers nothing there', () => {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(bundle.href)}); console.log(Object.keys(m).sort().join(','), typeof globalThis.customElements, typeof globalThis.HTMLElement);`]).toString().trim();
+    const out = execFileSync(process.execPath, [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(bundle.href)}); console.log(Object.keys(m).sort().join(','), typeof globalThis.customElements, typeof globalThis.HTMLElement);`,
+    ])
+      .toString()
+      .trim();
     expect(out).toBe('ServiceWidget,defineServiceWidget undefined undefined');
   });
   it('is one ES module under 30 kB gzip, with no eval', () => {

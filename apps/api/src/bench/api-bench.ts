@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { fmt, ms, runLoad, type LoadResult } from './load.js';
+import { createScratchDatabase } from './scratch-database.js';
 import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,13 +21,8 @@ const ADMIN = 'bench-admin-token-0123456789';
 const TENANTS = 600;
 
 async function main() {
-  const dbName = `bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  const scratch = await createScratchDatabase(BASE_URL, 'bench');
+  const databaseUrl = scratch.url;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const children: ChildProcess[] = [];
   try {
@@ -39,6 +35,8 @@ async function main() {
       // Production logging (one JSON line per request), written to a discarded pipe.
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
       PROCESS_ROLE: 'api',
+      // Split processes share one image key (config.ts); any 32 bytes do for a benchmark.
+      BLOB_ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
     });
     children.push(svc.child);
 
@@ -47,7 +45,11 @@ async function main() {
     for (let i = 0; i < TENANTS; i += 20) {
       const batch = await Promise.all(
         Array.from({ length: 20 }, () =>
-          fetch(`${svc.url}/admin/v1/tenants`, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'bench', credits: 1000 }) }).then((r) => r.json() as Promise<any>),
+          fetch(`${svc.url}/admin/v1/tenants`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ name: 'bench', credits: 1000 }),
+          }).then((r) => r.json() as Promise<any>),
         ),
       );
       keys.push(...batch.map((b) => b.keys.publishable));
@@ -66,9 +68,13 @@ async function main() {
         concurrency,
         seconds,
         body,
-        headers: (n) => ({ authorization: `Bearer ${keys[n % keys.length]}`, 'x-bench-client-ip': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` }),
+        headers: (n) => ({
+          authorization: `Bearer ${keys[n % keys.length]}`,
+          'x-bench-client-ip': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        }),
       });
-    const bareLoad = (concurrency: number, seconds: number) => runLoad({ url: `${bare.url}/`, concurrency, seconds, body, headers: () => ({}) });
+    const bareLoad = (concurrency: number, seconds: number) =>
+      runLoad({ url: `${bare.url}/`, concurrency, seconds, body, headers: () => ({}) });
 
     const results: Record<string, { service: LoadResult; bare: LoadResult }> = {};
     for (const concurrency of [1, 50]) {
@@ -89,20 +95,31 @@ async function main() {
       '----------|---------------------|---------|--------|--------|-------',
     ];
     for (const [c, r] of Object.entries(results)) {
-      lines.push(`${c.padStart(9)} | bare Koa + 1 INSERT | ${fmt(r.bare.rps, 0).padStart(7)} | ${ms(r.bare.p50).padStart(6)} | ${ms(r.bare.p99).padStart(6)} | ${r.bare.errors}`);
-      lines.push(`${c.padStart(9)} | service init        | ${fmt(r.service.rps, 0).padStart(7)} | ${ms(r.service.p50).padStart(6)} | ${ms(r.service.p99).padStart(6)} | ${r.service.errors}`);
-      lines.push(`${''.padStart(9)} | ratio service/bare  | ${fmt((100 * r.service.rps) / r.bare.rps, 1).padStart(6)}% |        |        |`);
+      lines.push(
+        `${c.padStart(9)} | bare Koa + 1 INSERT | ${fmt(r.bare.rps, 0).padStart(7)} | ${ms(r.bare.p50).padStart(6)} | ${ms(r.bare.p99).padStart(6)} | ${r.bare.errors}`,
+      );
+      lines.push(
+        `${c.padStart(9)} | service init        | ${fmt(r.service.rps, 0).padStart(7)} | ${ms(r.service.p50).padStart(6)} | ${ms(r.service.p99).padStart(6)} | ${r.service.errors}`,
+      );
+      lines.push(
+        `${''.padStart(9)} | ratio service/bare  | ${fmt((100 * r.service.rps) / r.bare.rps, 1).padStart(6)}% |        |        |`,
+      );
     }
     const r50 = results[50]!;
-    lines.push('', `targets: throughput >= 40% of bare at 50 in flight: ${fmt((100 * r50.service.rps) / r50.bare.rps, 1)}% ${r50.service.rps / r50.bare.rps >= 0.4 ? 'MET' : 'NOT MET'}; p99 < 20 ms at 50 in flight: ${ms(r50.service.p99)} ms ${r50.service.p99 < 20 ? 'MET' : 'NOT MET'}`);
+    lines.push(
+      '',
+      `targets: throughput >= 40% of bare at 50 in flight: ${fmt((100 * r50.service.rps) / r50.bare.rps, 1)}% ${r50.service.rps / r50.bare.rps >= 0.4 ? 'MET' : 'NOT MET'}; p99 < 20 ms at 50 in flight: ${ms(r50.service.p99)} ms ${r50.service.p99 < 20 ? 'MET' : 'NOT MET'}`,
+    );
     console.log(lines.join('\n'));
     fs.mkdirSync('bench-results', { recursive: true });
-    fs.writeFileSync(path.join('bench-results', 'api.json'), JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, results }, null, 2));
+    fs.writeFileSync(
+      path.join('bench-results', 'api.json'),
+      JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, results }, null, 2),
+    );
   } finally {
     for (const c of children) c.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 300));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

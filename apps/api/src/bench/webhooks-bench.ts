@@ -3,7 +3,7 @@
  * receiver, p50/p99, and deliveries per second, beside a baseline measured in the same run: the
  * same signed POSTs sent straight from this process with the same concurrency (no queue, no DB).
  */
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { signWebhook } from '../webhooks/signature.js';
 import { fmt } from './load.js';
+import { makeLocalCa } from './local-ca.js';
+import { createScratchDatabase } from './scratch-database.js';
 import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -22,14 +24,6 @@ const SECRET = 'bench-webhook-secret-0123456789';
 const COUNT = Number(process.env.BENCH_WEBHOOKS ?? 300);
 const TENANTS = Math.ceil(COUNT / 25);
 
-function makeCerts(dir: string) {
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=bench CA');
-  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  fs.writeFileSync(path.join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '1', '-extfile', 'ext.cnf');
-}
-
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN;
@@ -37,33 +31,45 @@ const pct = (xs: number[], p: number) => {
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-wh-'));
-  makeCerts(dir);
+  makeLocalCa(dir, { days: 1, name: 'bench CA' });
   const received = new Map<string, number>(); // event id -> receipt time (ms), 2xx answers only
   let answer = 204;
-  const receiver = https.createServer({ key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (answer < 300) received.set(String(req.headers['service-event-id']), Date.now());
-      res.writeHead(answer).end();
-    });
-  });
+  const receiver = https.createServer(
+    { key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) },
+    (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (answer < 300) received.set(String(req.headers['service-event-id']), Date.now());
+        res.writeHead(answer).end();
+      });
+    },
+  );
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   const hookUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hook`;
 
-  const dbName = `bench_wh_${process.pid}`;
-  const admin = new pg.Client({ connectionString: BASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${dbName}`);
-  const url = new URL(BASE_URL);
-  url.pathname = `/${dbName}`;
+  const scratch = await createScratchDatabase(BASE_URL, 'bench_wh');
+  const url = scratch.url;
   let child: ChildProcess | null = null;
   try {
-    const started = await startListening(path.join(here, '..', 'main.js'), { DATABASE_URL: url.toString(), DATA_DIR: dir, PORT: '0', ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-ip', LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem') });
+    const started = await startListening(path.join(here, '..', 'main.js'), {
+      DATABASE_URL: url,
+      DATA_DIR: dir,
+      PORT: '0',
+      ADMIN_TOKEN: ADMIN,
+      CLIENT_IP_HEADER: 'x-bench-ip',
+      LOG_LEVEL: 'warn',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem'),
+    });
     child = started.child;
     const base = started.url;
     let ip = 0;
     const call = async (method: string, p: string, headers: Record<string, string>, body?: string | Buffer) => {
-      const r = await fetch(`${base}${p}`, { method, headers: { 'x-bench-ip': `10.9.${(ip >> 8) & 255}.${ip++ & 255}`, ...headers }, body });
+      const r = await fetch(`${base}${p}`, {
+        method,
+        headers: { 'x-bench-ip': `10.9.${(ip >> 8) & 255}.${ip++ & 255}`, ...headers },
+        body,
+      });
       return (await r.json()) as any;
     };
     const jpeg = Buffer.alloc(4096, 1);
@@ -74,8 +80,18 @@ async function main() {
     // Two bursts, each on its own tenants, so no per-tenant limit trips.
     const tenants: any[] = [];
     for (let i = 0; i < 2 * TENANTS; i++) {
-      const t = await call('POST', '/admin/v1/tenants', { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, JSON.stringify({ name: 'bench', credits: 10 }));
-      await call('PATCH', `/admin/v1/tenants/${t.tenantId}`, { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, JSON.stringify({ webhook: { url: hookUrl, secret: SECRET } }));
+      const t = await call(
+        'POST',
+        '/admin/v1/tenants',
+        { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        JSON.stringify({ name: 'bench', credits: 10 }),
+      );
+      await call(
+        'PATCH',
+        `/admin/v1/tenants/${t.tenantId}`,
+        { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        JSON.stringify({ webhook: { url: hookUrl, secret: SECRET } }),
+      );
       tenants.push(t);
     }
     // Prepare every verification first, then submit them all at once: a burst of verdicts.
@@ -83,13 +99,27 @@ async function main() {
       const prepared = [];
       for (let i = 0; i < COUNT; i++) {
         const t = tenants[round * TENANTS + (i % TENANTS)];
-        const init = await call('POST', '/v1/verify/init', { Authorization: `Bearer ${t.keys.publishableTest}`, 'Content-Type': 'application/json' }, JSON.stringify({ submittedFullName: 'Test Approve' }));
-        for (const slot of ['docFront', 'selfie']) await call('PUT', new URL(init.uploads[slot].url).pathname, init.uploads[slot].headers, jpeg);
+        const init = await call(
+          'POST',
+          '/v1/verify/init',
+          { Authorization: `Bearer ${t.keys.publishableTest}`, 'Content-Type': 'application/json' },
+          JSON.stringify({ submittedFullName: 'Test Approve' }),
+        );
+        for (const slot of ['docFront', 'selfie'])
+          await call('PUT', new URL(init.uploads[slot].url).pathname, init.uploads[slot].headers, jpeg);
         prepared.push({ t, init });
       }
       await Promise.all(
         prepared.map(({ t, init }) =>
-          call('POST', '/v1/verify/submit', { Authorization: `Bearer ${t.keys.secretTest}`, 'Content-Type': 'application/json' }, JSON.stringify({ verificationId: init.verificationId, keys: { docFront: init.uploads.docFront.key, selfie: init.uploads.selfie.key } })),
+          call(
+            'POST',
+            '/v1/verify/submit',
+            { Authorization: `Bearer ${t.keys.secretTest}`, 'Content-Type': 'application/json' },
+            JSON.stringify({
+              verificationId: init.verificationId,
+              keys: { docFront: init.uploads.docFront.key, selfie: init.uploads.selfie.key },
+            }),
+          ),
         ),
       );
     };
@@ -97,7 +127,7 @@ async function main() {
     const until = Date.now() + 120_000;
     while (received.size < COUNT && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
 
-    const db = new pg.Client({ connectionString: url.toString() });
+    const db = new pg.Client({ connectionString: url });
     await db.connect();
     const { rows } = await db.query(`select e.id, extract(epoch from v.completed_at) * 1000 as verdict_ms
       from webhook_events e join verifications v on v.id = e.verification_id`);
@@ -120,9 +150,10 @@ async function main() {
     answer = 410;
     const since = new Date().toISOString();
     await burst(1);
-    const db2 = new pg.Client({ connectionString: url.toString() });
+    const db2 = new pg.Client({ connectionString: url });
     await db2.connect();
-    const failedCount = async () => Number((await db2.query(`select count(*) from webhook_deliveries where status = 'failed'`)).rows[0].count);
+    const failedCount = async () =>
+      Number((await db2.query(`select count(*) from webhook_deliveries where status = 'failed'`)).rows[0].count);
     const until2 = Date.now() + 120_000;
     while ((await failedCount()) < COUNT && Date.now() < until2) await new Promise((r) => setTimeout(r, 100));
     await db2.end();
@@ -130,7 +161,12 @@ async function main() {
     received.clear();
     const requeuedAt = Date.now();
     for (const t of tenants) {
-      await call('POST', `/admin/v1/tenants/${t.tenantId}/webhook-deliveries/requeue`, { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' }, JSON.stringify({ since }));
+      await call(
+        'POST',
+        `/admin/v1/tenants/${t.tenantId}/webhook-deliveries/requeue`,
+        { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
+        JSON.stringify({ since }),
+      );
     }
     const until3 = Date.now() + 120_000;
     while (received.size < COUNT && Date.now() < until3) await new Promise((r) => setTimeout(r, 20));
@@ -148,10 +184,22 @@ async function main() {
         while (next++ < COUNT) {
           const s = performance.now();
           await new Promise<void>((resolve, reject) => {
-            const req = https.request(hookUrl, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Service-Signature': signWebhook(SECRET, Math.floor(Date.now() / 1000), body), 'Service-Event-Id': `bare-${next}` } }, (res) => {
-              res.resume();
-              res.on('end', () => resolve());
-            });
+            const req = https.request(
+              hookUrl,
+              {
+                method: 'POST',
+                agent,
+                headers: {
+                  'Content-Type': 'application/json',
+                  'Service-Signature': signWebhook(SECRET, Math.floor(Date.now() / 1000), body),
+                  'Service-Event-Id': `bare-${next}`,
+                },
+              },
+              (res) => {
+                res.resume();
+                res.on('end', () => resolve());
+              },
+            );
             req.on('error', reject);
             req.end(body);
           });
@@ -176,13 +224,25 @@ async function main() {
     ];
     console.log(lines.join('\n'));
     fs.mkdirSync('bench-results', { recursive: true });
-    fs.writeFileSync(path.join('bench-results', 'webhooks.json'), JSON.stringify({ at: new Date().toISOString(), count: COUNT, latencies: { p50: pct(latencies, 0.5), p99: pct(latencies, 0.99) }, serviceRate, bareRate }, null, 2));
+    fs.writeFileSync(
+      path.join('bench-results', 'webhooks.json'),
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          count: COUNT,
+          latencies: { p50: pct(latencies, 0.5), p99: pct(latencies, 0.99) },
+          serviceRate,
+          bareRate,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     child?.kill('SIGKILL');
     receiver.close();
     await new Promise((r) => setTimeout(r, 300));
-    await admin.query(`drop database if exists ${dbName} with (force)`);
-    await admin.end();
+    await scratch.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,8 +4,10 @@
  * running service, so it works the same against the embedded default and PostgreSQL.
  *
  *   tenants create --name Acme [--credits 100]
+ *   tenants list [--limit N] [--cursor C]
  *   tenants get <tenantId>
- *   tenants update <tenantId> [--credits N] [--webhook-url https://...] [--webhook-secret S] [--no-webhook]
+ *   tenants update <tenantId> [--credits N] [--webhook-url https://... [--webhook-secret-stdin]] [--no-webhook]
+ *   webhooks test <tenantId>   (sends a signed `webhook.test` event now and prints the receiver's answer)
  *   keys list <tenantId>
  *   keys create <tenantId> --family publishable|secret --mode live|test [--origins a.com,b.com]
  *   keys update <keyId> --origins a.com,b.com   (empty string clears)
@@ -15,17 +17,25 @@
  *   deliveries requeue <deliveryId>
  *   deliveries requeue-failed <tenantId> --since 2026-01-01T00:00:00Z
  *
- * Options: --url (default PUBLIC_BASE_URL or http://127.0.0.1:8080), --token (default ADMIN_TOKEN,
- * else the development token saved in DATA_DIR by `npm start`).
+ * Options: --url (default PUBLIC_BASE_URL or http://127.0.0.1:8080). Secrets never go in the
+ * arguments (they would show in `ps` and in npm's own log of the command line): the admin token
+ * comes from ADMIN_TOKEN (else the development token saved in DATA_DIR by `npm start`), a webhook
+ * secret from SERVICE_WEBHOOK_SECRET or, with --webhook-secret-stdin, from standard input.
  */
 import path from 'node:path';
+import { text as readAll } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { savedAdminToken } from '../demo/demo-tenant.js';
 
-const USAGE = `usage: npm run admin -- <tenants|keys|review|deliveries> <action> [args] [--url URL] [--token TOKEN]
+const USAGE = `usage: npm run admin -- <tenants|keys|review|deliveries|webhooks> <action> [args] [--url URL]
+  (the admin token comes from ADMIN_TOKEN, else the development token of npm start)
   tenants create --name NAME [--credits N]
+  tenants list [--limit N] [--cursor CURSOR]
   tenants get TENANT_ID
-  tenants update TENANT_ID [--credits N] [--webhook-url URL --webhook-secret SECRET] [--no-webhook]
+  tenants update TENANT_ID [--credits N] [--webhook-url URL [--webhook-secret-stdin]] [--no-webhook]
+      (the webhook secret: SERVICE_WEBHOOK_SECRET, or standard input with --webhook-secret-stdin;
+       neither: the current secret is kept)
+  webhooks test TENANT_ID
   keys list TENANT_ID
   keys create TENANT_ID --family publishable|secret --mode live|test [--origins host1,host2]
   keys update KEY_ID --origins host1,host2
@@ -45,11 +55,12 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       url: { type: 'string' },
-      token: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
       name: { type: 'string' },
       credits: { type: 'string' },
       'webhook-url': { type: 'string' },
-      'webhook-secret': { type: 'string' },
+      'webhook-secret-stdin': { type: 'boolean' },
       'no-webhook': { type: 'boolean' },
       family: { type: 'string' },
       mode: { type: 'string' },
@@ -66,8 +77,8 @@ async function main(): Promise<void> {
     return;
   }
   const base = (values.url ?? process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8080}`).replace(/\/+$/, '');
-  const token = values.token ?? process.env.ADMIN_TOKEN ?? savedAdminToken(path.resolve(process.env.DATA_DIR ?? './.data'));
-  if (!token) fail('No admin token: pass --token or set ADMIN_TOKEN.');
+  const token = process.env.ADMIN_TOKEN ?? savedAdminToken(path.resolve(process.env.DATA_DIR ?? './.data'));
+  if (!token) fail('No admin token: set ADMIN_TOKEN.');
 
   const num = (v: string | undefined, name: string) => {
     if (v === undefined) return undefined;
@@ -75,7 +86,13 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < 0) fail(`--${name} must be a whole number >= 0`);
     return n;
   };
-  const list = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+  const list = (v: string | undefined) =>
+    v === undefined
+      ? undefined
+      : v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   const need = (v: string | undefined, what: string) => v ?? fail(`missing ${what}\n${USAGE}`);
 
   const [group, action, id] = positionals;
@@ -86,32 +103,51 @@ async function main(): Promise<void> {
     case 'tenants create':
       [method, route, body] = ['POST', '/admin/v1/tenants', { name: need(values.name, '--name'), credits: num(values.credits, 'credits') }];
       break;
+    case 'tenants list': {
+      const q = new URLSearchParams();
+      if (values.limit) q.set('limit', values.limit);
+      if (values.cursor) q.set('cursor', values.cursor);
+      route = `/admin/v1/tenants${q.size ? `?${q}` : ''}`;
+      break;
+    }
     case 'tenants get':
       route = `/admin/v1/tenants/${need(id, 'TENANT_ID')}`;
       break;
     case 'tenants update': {
-      const webhook = values['no-webhook']
-        ? null
-        : values['webhook-url']
-          ? { url: values['webhook-url'], secret: values['webhook-secret'] ?? '' }
-          : undefined;
+      const secret = values['webhook-secret-stdin'] ? (await readAll(process.stdin)).trim() : (process.env.SERVICE_WEBHOOK_SECRET ?? '');
+      const webhook = values['no-webhook'] ? null : values['webhook-url'] ? { url: values['webhook-url'], secret } : undefined;
       [method, route, body] = ['PATCH', `/admin/v1/tenants/${need(id, 'TENANT_ID')}`, { credits: num(values.credits, 'credits'), webhook }];
       break;
     }
+    case 'webhooks test':
+      [method, route] = ['POST', `/admin/v1/tenants/${need(id, 'TENANT_ID')}/webhook/test`];
+      break;
     case 'keys list':
       route = `/admin/v1/tenants/${need(id, 'TENANT_ID')}/keys`;
       break;
     case 'keys create':
-      [method, route, body] = ['POST', `/admin/v1/tenants/${need(id, 'TENANT_ID')}/keys`, { family: need(values.family, '--family'), mode: need(values.mode, '--mode'), allowedOrigins: list(values.origins) }];
+      [method, route, body] = [
+        'POST',
+        `/admin/v1/tenants/${need(id, 'TENANT_ID')}/keys`,
+        { family: need(values.family, '--family'), mode: need(values.mode, '--mode'), allowedOrigins: list(values.origins) },
+      ];
       break;
     case 'keys update':
-      [method, route, body] = ['PATCH', `/admin/v1/keys/${need(id, 'KEY_ID')}`, { allowedOrigins: list(need(values.origins, '--origins')) }];
+      [method, route, body] = [
+        'PATCH',
+        `/admin/v1/keys/${need(id, 'KEY_ID')}`,
+        { allowedOrigins: list(need(values.origins, '--origins')) },
+      ];
       break;
     case 'keys revoke':
       [method, route] = ['POST', `/admin/v1/keys/${need(id, 'KEY_ID')}/revoke`];
       break;
     case 'review':
-      [method, route, body] = ['POST', `/admin/v1/verifications/${need(action, 'VERIFICATION_ID')}/review`, { verdict: need(values.verdict, '--verdict'), note: values.note }];
+      [method, route, body] = [
+        'POST',
+        `/admin/v1/verifications/${need(action, 'VERIFICATION_ID')}/review`,
+        { verdict: need(values.verdict, '--verdict'), note: values.note },
+      ];
       break;
     case 'deliveries list':
       route = `/admin/v1/tenants/${need(id, 'TENANT_ID')}/webhook-deliveries${values.status ? `?status=${encodeURIComponent(values.status)}` : ''}`;
@@ -120,7 +156,11 @@ async function main(): Promise<void> {
       [method, route] = ['POST', `/admin/v1/webhook-deliveries/${need(id, 'DELIVERY_ID')}/requeue`];
       break;
     case 'deliveries requeue-failed':
-      [method, route, body] = ['POST', `/admin/v1/tenants/${need(id, 'TENANT_ID')}/webhook-deliveries/requeue`, { since: need(values.since, '--since') }];
+      [method, route, body] = [
+        'POST',
+        `/admin/v1/tenants/${need(id, 'TENANT_ID')}/webhook-deliveries/requeue`,
+        { since: need(values.since, '--since') },
+      ];
       break;
     default:
       fail(USAGE);

@@ -25,8 +25,32 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Size of the PostgreSQL connection pool of one process. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  /** A verification job running longer than this is presumed lost (its process died) and retried. */
+  /** A start waits this long for the database (retrying with backoff) before it gives up. */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Opening a connection or waiting for a free one longer than this answers 503. */
+  DATABASE_ACQUIRE_TIMEOUT_SECONDS: z.coerce.number().min(0.5).max(300).default(3),
+  /** A statement running longer than this is cancelled (503); a paused server is given one second more. */
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(5),
+  /**
+   * A verification job running longer than this is presumed lost (its process died) and retried;
+   * a pipeline run is stopped 5 s before it (and judged unreadable), so two never overlap.
+   */
   VERIFICATION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /** CPU seconds one pipeline run may spend (all its threads) before it is stopped and judged unreadable. */
+  PIPELINE_CPU_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Resident memory of one pipeline process, models included; a run over it is stopped and judged unreadable. */
+  PIPELINE_MEMORY_MB: z.coerce.number().int().min(256).max(65536).default(1024),
+  /**
+   * The key that wraps every verification's image data key: 32 bytes, base64. Unset, a single
+   * process keeps a generated one under DATA_DIR; split processes must share one, so they need it.
+   */
+  BLOB_ENCRYPTION_KEY: z
+    .string()
+    .refine(
+      (k) => /^[A-Za-z0-9+/]+={0,2}$/.test(k) && Buffer.from(k, 'base64').length === 32,
+      'must be 32 bytes, base64 (openssl rand -base64 32)',
+    )
+    .optional(),
   /** The demo tenant and page of a development start; default on with the embedded database only. */
   DEMO: z.enum(['true', 'false']).optional(),
 });
@@ -43,7 +67,14 @@ export interface Config {
   processRole: 'all' | 'api' | 'worker';
   logLevel: string;
   databasePoolSize: number;
+  databaseConnectTimeoutSeconds: number;
+  databaseAcquireTimeoutSeconds: number;
+  databaseStatementTimeoutSeconds: number;
   verificationJobTimeoutSeconds: number;
+  pipelineCpuSeconds: number;
+  pipelineMemoryMb: number;
+  /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
+  blobEncryptionKey: Buffer | undefined;
   demo: boolean;
 }
 
@@ -63,6 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  PROCESS_ROLE: the embedded database serves one process; set DATABASE_URL to split API and workers',
     );
   }
+  if (!e.BLOB_ENCRYPTION_KEY && e.PROCESS_ROLE !== 'all') {
+    throw new ConfigError(
+      'Invalid configuration:\n  BLOB_ENCRYPTION_KEY: split processes (PROCESS_ROLE api or worker) must share one key (openssl rand -base64 32)',
+    );
+  }
   const urlHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   return {
     port: e.PORT,
@@ -76,7 +112,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processRole: e.PROCESS_ROLE,
     logLevel: e.LOG_LEVEL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutSeconds: e.DATABASE_CONNECT_TIMEOUT_SECONDS,
+    databaseAcquireTimeoutSeconds: e.DATABASE_ACQUIRE_TIMEOUT_SECONDS,
+    databaseStatementTimeoutSeconds: e.DATABASE_STATEMENT_TIMEOUT_SECONDS,
     verificationJobTimeoutSeconds: e.VERIFICATION_JOB_TIMEOUT_SECONDS,
+    pipelineCpuSeconds: e.PIPELINE_CPU_SECONDS,
+    pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
+    blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
     demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
   };
 }

@@ -23,6 +23,8 @@ export interface ApiKeysTable {
   mode: 'live' | 'test';
   /** SHA-256 of the full key: keys are 128+ bit random, so a fast hash is safe and indexable. */
   key_hash: string;
+  /** The key's last four characters, shown in the dashboard (null for keys made before 002). */
+  last_four: Generated<string | null>;
   allowed_origins: Json<string[]>;
   revoked_at: NullableTimestamp;
   created_at: Generated<Date>;
@@ -116,6 +118,60 @@ export interface WebhookAttemptsTable {
   latency_ms: number;
 }
 
+export interface DashboardUsersTable {
+  id: string;
+  tenant_id: string;
+  email: string;
+  role: 'admin' | 'reviewer';
+  password_hash: string | null;
+  created_at: Generated<Date>;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface DashboardInvitesTable {
+  token_hash: string;
+  user_id: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface DashboardSignInFailuresTable {
+  id: Generated<number>;
+  email: string;
+  at: Timestamp;
+}
+
+export interface DashboardLockoutsTable {
+  email: string;
+  locked_until: Timestamp;
+}
+
+export interface DashboardAuditLogTable {
+  id: Generated<number>;
+  tenant_id: string;
+  user_id: string | null;
+  user_email: string;
+  action: string;
+  target: string | null;
+  detail: Json<Record<string, unknown>> | null;
+  at: Timestamp;
+}
+
+/** A verification's image data key, wrapped by the deployment's key (storage/blob-encryption.ts). */
+export interface BlobDataKeysTable {
+  verification_id: string;
+  master_key_id: string;
+  wrapped_key: Buffer;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface Database {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -126,6 +182,13 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  dashboard_users: DashboardUsersTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_invites: DashboardInvitesTable;
+  dashboard_sign_in_failures: DashboardSignInFailuresTable;
+  dashboard_lockouts: DashboardLockoutsTable;
+  dashboard_audit_log: DashboardAuditLogTable;
+  blob_data_keys: BlobDataKeysTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;

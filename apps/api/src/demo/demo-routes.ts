@@ -1,19 +1,25 @@
+import type { Context } from 'koa';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Router from '@koa/router';
 import { VERIFICATION_ID_PATTERN } from '@service/contract';
 import type { DemoCredentials } from './demo-tenant.js';
-import { routeName } from '../routes/route-name.js';
+import { route } from '../http/route.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Demo assets live in src/demo/public and are copied next to the build. */
 const PUBLIC = path.join(here, 'public');
 
-/** A strict policy: no inline script, no eval; the widget works under it. */
+/**
+ * A strict policy: no inline script, no eval; the widget works under it. The two grants the
+ * widget's on-device vision needs: its frame worker starts from a Blob URL (`worker-src blob:`)
+ * and compiles the face models' WebAssembly (`'wasm-unsafe-eval'`, which allows no JavaScript eval).
+ */
 export const DEMO_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  'worker-src blob:',
   "style-src 'self'",
   "img-src 'self' blob: data:",
   "media-src 'self' blob: mediastream:",
@@ -29,19 +35,19 @@ export const DEMO_CSP = [
  * the secret key (the secret never reaches the browser).
  */
 export function registerDemo(router: Router, credentials: () => DemoCredentials | null, apiBase: () => string): void {
-  const page = (file: string, type: string) => async (ctx: import('koa').Context) => {
+  const page = (file: string, type: string) => async (ctx: Context) => {
     if (!credentials()) return;
     ctx.set('Content-Security-Policy', DEMO_CSP);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = type;
     ctx.body = fs.readFileSync(path.join(PUBLIC, file));
   };
-  router.get('/demo', routeName('GET /demo'), page('index.html', 'text/html; charset=utf-8'));
-  router.get('/demo/demo.js', routeName('GET /demo/demo.js'), page('demo.js', 'text/javascript; charset=utf-8'));
-  router.get('/demo/demo.css', routeName('GET /demo/demo.css'), page('demo.css', 'text/css; charset=utf-8'));
+  route(router, 'GET /demo', page('index.html', 'text/html; charset=utf-8'));
+  route(router, 'GET /demo/demo.js', page('demo.js', 'text/javascript; charset=utf-8'));
+  route(router, 'GET /demo/demo.css', page('demo.css', 'text/css; charset=utf-8'));
 
   // Publishable keys only: they are meant for browsers.
-  router.get('/demo/config.json', routeName('GET /demo/config.json'), (ctx) => {
+  route(router, 'GET /demo/config.json', (ctx) => {
     const creds = credentials();
     if (!creds) return;
     ctx.set('Cache-Control', 'no-store');
@@ -49,7 +55,7 @@ export function registerDemo(router: Router, credentials: () => DemoCredentials 
   });
 
   // The integrator's server side: reads the verdict with the secret key.
-  router.get('/demo/verifications/:id', routeName('GET /demo/verifications/:id'), async (ctx) => {
+  route(router, 'GET /demo/verifications/:id', async (ctx) => {
     const id = ctx.params.id!;
     const creds = credentials();
     if (!creds || !VERIFICATION_ID_PATTERN.test(id)) return;

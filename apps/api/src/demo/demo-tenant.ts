@@ -18,7 +18,11 @@ const FILE = 'demo-credentials.json';
  * ADMIN_TOKEN is unset, an admin token. Key strings exist only at creation, so they are kept in
  * DATA_DIR/demo-credentials.json (mode 0600) to be printed again on later starts.
  */
-export async function ensureDemoTenant(db: Kysely<Database>, dataDir: string, adminToken: string | undefined): Promise<DemoCredentials | null> {
+export async function ensureDemoTenant(
+  db: Kysely<Database>,
+  dataDir: string,
+  adminToken: string | undefined,
+): Promise<DemoCredentials | null> {
   const file = path.join(dataDir, FILE);
   const anyTenant = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
   if (anyTenant) {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { mrzLineSvg } from './mrz-svg.js';
 
 /** Public-domain and CC0 face photographs, with their provenance (fixtures/faces/PROVENANCE.md). */
 export const FACES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'faces');
@@ -8,7 +9,11 @@ export const face = (file: 'astronaut.png' | 'grace_hopper.jpg' | 'camera.png') 
 
 /** A sharp, document-like test picture (text and edges) rendered with sharp; no real person. */
 export async function textCard(width = 1280, height = 800): Promise<Buffer> {
-  const lines = Array.from({ length: 8 }, (_, i) => `<text x="60" y="${120 + i * 80}" font-family="DejaVu Sans" font-size="44" fill="#111">LINE ${i} SAMPLE TEXT 0123456789</text>`).join('');
+  const lines = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<text x="60" y="${120 + i * 80}" font-family="DejaVu Sans" font-size="44" fill="#111">LINE ${i} SAMPLE TEXT 0123456789</text>`,
+  ).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#e8eef7"/><rect x="20" y="20" width="${width - 40}" height="${height - 40}" fill="none" stroke="#24406b" stroke-width="8"/>${lines}</svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toBuffer();
 }
@@ -32,8 +37,7 @@ export async function passportPage(p: PassportPage): Promise<Buffer> {
   const H = 880;
   const field = (label: string, value: string, y: number) =>
     `<text x="360" y="${y}" font-family="DejaVu Sans" font-size="22" fill="#445">${esc(label)}</text><text x="360" y="${y + 36}" font-family="DejaVu Sans" font-size="32" fill="#111">${esc(value)}</text>`;
-  // textLength makes every MRZ line exactly as wide as the page allows, whatever the font metrics.
-  const mrz = p.mrz.map((line, i) => `<text x="40" y="${H - 48 - (p.mrz.length - 1 - i) * 62}" font-family="OCR B" font-size="34" textLength="${W - 80}" lengthAdjust="spacing" fill="#000">${esc(line)}</text>`).join('');
+  const mrz = p.mrz.map((line, i) => mrzLineSvg(line, 40, H - 48 - (p.mrz.length - 1 - i) * 62, W - 80, 34)).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
     <rect width="100%" height="100%" fill="#f3f1e6"/>
     <text x="40" y="60" font-family="DejaVu Sans" font-size="34" font-weight="bold" fill="#24406b">PASSPORT · PASAPORTE</text>
@@ -46,5 +50,8 @@ export async function passportPage(p: PassportPage): Promise<Buffer> {
     ${mrz}
   </svg>`;
   const portrait = await sharp(p.portrait).resize(280, 360, { fit: 'cover', position: 'top' }).toBuffer();
-  return sharp(Buffer.from(svg)).composite([{ input: portrait, left: 40, top: 100 }]).jpeg({ quality: 90 }).toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: portrait, left: 40, top: 100 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }

@@ -1,8 +1,8 @@
-import { ERROR_STATUS, type ErrorCode } from '@service/contract';
+import { ERROR_STATUS, type ErrorCode, type InvalidBodyReason } from '@service/contract';
 
 export interface ErrorDetail {
   fieldErrors?: Record<string, string[]>;
-  reason?: string;
+  reason?: InvalidBodyReason;
   retry_after?: number;
   [key: string]: unknown;
 }
@@ -20,5 +20,6 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidBody = (reason: string, message: string) => new ApiError('invalid_body', message, { reason });
+/** Only a reason of the contract compiles here. */
+export const invalidBody = (reason: InvalidBodyReason, message: string) => new ApiError('invalid_body', message, { reason });
 export const verificationNotFound = () => new ApiError('verification_not_found', 'Verification not found');

@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
 import { stopReading } from './read-body.js';
@@ -21,9 +22,16 @@ export function sendError(ctx: Context, err: ApiError): void {
     requestId: ctx.state.requestId,
     ...(err.detail ? { detail: err.detail } : {}),
   };
-  if (err.code === 'rate_limited' && err.detail?.retry_after !== undefined) {
+  if ((err.code === 'rate_limited' || err.code === 'backend_unavailable') && err.detail?.retry_after !== undefined) {
     ctx.set('Retry-After', String(err.detail.retry_after));
   }
+}
+
+/** The database is refusing, restarting or not answering: the client retries, nothing is broken. */
+export function backendUnavailable(message = 'The service cannot reach its database; retry shortly'): ApiError {
+  return new ApiError('backend_unavailable', message, {
+    retry_after: DATABASE_RETRY_AFTER_SECONDS,
+  });
 }
 
 /** Koa's own HTTP errors (e.g. a malformed URL) keep their meaning without leaking internals. */
@@ -35,11 +43,30 @@ function fromUnknown(err: unknown): ApiError | null {
   return null;
 }
 
+/** Logged status of a request its client abandoned (nginx's convention; never sent). */
+const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The client went away: its request was aborted before its end, or its connection is gone. The
+ * error's code alone does not tell (a database connection resets with ECONNRESET too, and that must
+ * answer 503), nor does `req.destroyed`: Node destroys every request stream once its body has been
+ * read, and an error after that (a database outage) taken for an abort went unanswered, so Koa sent
+ * its plain-text 404.
+ */
+function isClientAbort(ctx: Context): boolean {
+  const req = ctx.req as typeof ctx.req & { aborted?: boolean; readableAborted?: boolean };
+  const gone = req.aborted === true || req.readableAborted === true || req.socket?.destroyed === true || ctx.res.destroyed;
+  // Whatever the request stream says, a client whose connection still takes an answer gets one.
+  const canAnswer = !ctx.res.destroyed && ctx.res.writable && req.socket?.writable === true;
+  return gone && !canAnswer;
+}
+
 /** First middleware: request id, one log line per request, and every error mapped to the contract. */
 export function requestContext(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = newRequestId();
+    let clientAborted = false;
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     try {
@@ -54,10 +81,19 @@ export function requestContext(logger: Logger): Middleware {
       if (!ctx.req.complete && (declared > 64 * 1024 || ctx.get('Transfer-Encoding'))) stopReading(ctx);
       if (err instanceof ApiError) {
         sendError(ctx, err);
+      } else if (isClientAbort(ctx)) {
+        // The client went away mid-request: nothing failed here and nobody is left to answer.
+        clientAborted = true;
       } else {
         const mapped = fromUnknown(err);
         if (mapped) sendError(ctx, mapped);
-        else {
+        else if (isDatabaseUnavailable(err)) {
+          logger.warn(
+            { requestId, err: { message: (err as Error).message, code: (err as { code?: string }).code } },
+            'database unavailable',
+          );
+          sendError(ctx, backendUnavailable());
+        } else {
           logger.error({ requestId, err: { message: (err as Error)?.message, stack: (err as Error)?.stack } }, 'unhandled error');
           sendError(ctx, new ApiError('internal_error', 'Internal server error'));
         }
@@ -69,7 +105,8 @@ export function requestContext(logger: Logger): Middleware {
           requestId,
           method: ctx.method,
           route: ctx.state.routeName ?? (ctx.status === 404 ? '(unmatched)' : ctx.path),
-          status: ctx.status,
+          status: clientAborted ? CLIENT_CLOSED_REQUEST : ctx.status,
+          ...(clientAborted ? { clientAborted: true } : {}),
           latencyMs: Math.round(latencyMs * 100) / 100,
         },
         'request',
@@ -77,4 +114,3 @@ export function requestContext(logger: Logger): Middleware {
     }
   };
 }
-

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import { ApiError } from './api-error.js';
 
 /** Validates with a contract schema; failures become 400 `invalid_body` with `detail.fieldErrors`. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { decodeImage, fromDecoded, type DecodedImage } from './decode.js';
 import type { FaceAnalyzer, FaceResult } from './faces.js';
 
 /**
@@ -41,9 +41,12 @@ export function showsPose(pose: Pose, anchor: Pick<FaceResult, 'yaw' | 'pitch'>,
   }
 }
 
-async function thumbnail(jpeg: Buffer): Promise<Buffer> {
-  return sharp(jpeg).rotate().resize(32, 32, { fit: 'fill' }).greyscale().raw().toBuffer();
+async function thumbnail(img: DecodedImage): Promise<Buffer> {
+  return fromDecoded(img).resize(32, 32, { fit: 'fill' }).greyscale().raw().toBuffer();
 }
+
+/** Frames are decoded once (at the face models' size); one that does not decode shows no face. */
+const FRAME_SIDE = 512;
 
 function meanAbsDiff(a: Buffer, b: Buffer): number {
   let d = 0;
@@ -61,18 +64,21 @@ export async function judgeLiveness(
   faces: FaceAnalyzer,
   input: { anchor: Buffer; selfieFace: FaceResult | null; steps: { step: number; pose: string; frames: Buffer[] }[] },
 ): Promise<LivenessResult> {
-  const anchor = await faces.analyse(input.anchor);
+  const all = [input.anchor, ...input.steps.flatMap((s) => s.frames)];
+  const decoded = await Promise.all(all.map((b) => decodeImage(b, FRAME_SIDE).catch(() => null)));
+  const anchor = decoded[0] ? await faces.analyse(decoded[0], FRAME_SIDE) : null;
   if (!anchor) return { score: 0, steps: [] };
   const sameAsSelfie = input.selfieFace ? faces.similarity(anchor.embedding, input.selfieFace.embedding) >= LIVENESS_RULES.sameFace : false;
 
   // Every picture must be distinct: a replayed or repeated frame voids its step.
-  const all = [input.anchor, ...input.steps.flatMap((s) => s.frames)];
   const hashes = all.map((b) => createHash('sha256').update(b).digest('hex'));
-  const thumbs = await Promise.all(all.map(thumbnail));
+  const thumbs = await Promise.all(decoded.map((d) => (d ? thumbnail(d) : Promise.resolve(null))));
   const duplicateIndex = new Set<number>();
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
-      if (hashes[i] === hashes[j] || meanAbsDiff(thumbs[i]!, thumbs[j]!) < LIVENESS_RULES.nearDuplicate) {
+      const a = thumbs[i];
+      const b = thumbs[j];
+      if (hashes[i] === hashes[j] || (a && b && meanAbsDiff(a, b) < LIVENESS_RULES.nearDuplicate)) {
         duplicateIndex.add(i);
         duplicateIndex.add(j);
       }
@@ -83,16 +89,27 @@ export async function judgeLiveness(
   let offset = 1;
   for (const s of input.steps) {
     // Pose for every frame; identity from one frame's embedding (the rest skip that model).
-    const results = await Promise.all(s.frames.map((f) => faces.analyse(f, 512, { embedding: false })));
+    const frames = decoded.slice(offset, offset + s.frames.length);
+    const results = await Promise.all(frames.map((f) => (f ? faces.analyse(f, FRAME_SIDE, { embedding: false }) : Promise.resolve(null))));
     const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     offset += s.frames.length;
     const detected = results.filter((r): r is FaceResult => r !== null);
-    const probe = s.frames[results.findIndex((r) => r !== null)];
-    const probeFace = probe ? await faces.analyse(probe) : null;
+    const probe = frames[results.findIndex((r) => r !== null)];
+    const probeFace = probe ? await faces.analyse(probe, FRAME_SIDE) : null;
     // A frame where no face was found shows no pose.
-    const sameFace = detected.length >= LIVENESS_RULES.framesNeeded && probeFace !== null && faces.similarity(anchor.embedding, probeFace.embedding) >= LIVENESS_RULES.sameFace;
+    const sameFace =
+      detected.length >= LIVENESS_RULES.framesNeeded &&
+      probeFace !== null &&
+      faces.similarity(anchor.embedding, probeFace.embedding) >= LIVENESS_RULES.sameFace;
     const framesWithPose = detected.filter((r) => showsPose(s.pose as Pose, anchor, r)).length;
-    steps.push({ step: s.step, pose: s.pose, passed: !duplicate && sameFace && framesWithPose >= LIVENESS_RULES.framesNeeded, framesWithPose, duplicate, sameFace });
+    steps.push({
+      step: s.step,
+      pose: s.pose,
+      passed: !duplicate && sameFace && framesWithPose >= LIVENESS_RULES.framesNeeded,
+      framesWithPose,
+      duplicate,
+      sameFace,
+    });
   }
   const passed = steps.filter((s) => s.passed).length;
   const score = sameAsSelfie && steps.length ? passed / steps.length : 0;

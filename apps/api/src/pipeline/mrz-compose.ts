@@ -29,7 +29,11 @@ export interface MrzPerson {
 
 /** Names in MRZ form: uppercase A-Z, `<` between parts, `<<` between surname and given names. */
 export function mrzName(surname: string, givenNames: string): string {
-  const clean = (s: string) => s.toUpperCase().trim().replace(/[^A-Z]+/g, '<');
+  const clean = (s: string) =>
+    s
+      .toUpperCase()
+      .trim()
+      .replace(/[^A-Z]+/g, '<');
   return `${clean(surname)}<<${clean(givenNames)}`;
 }
 
@@ -38,9 +42,22 @@ export function composeTd3(p: MrzPerson): [string, string] {
   const line1 = pad(`${p.documentCode ?? 'P<'}${pad(p.issuingState, 3)}${mrzName(p.surname, p.givenNames)}`, 44);
   const num = pad(p.documentNumber, 9);
   const opt = pad(p.optional ?? '', 14);
-  const parts = [num, mrzCheckDigit(num), pad(p.nationality, 3), p.birthDate, mrzCheckDigit(p.birthDate), p.sex, p.expiryDate, mrzCheckDigit(p.expiryDate), opt, mrzCheckDigit(opt)];
+  const parts = [
+    num,
+    mrzCheckDigit(num),
+    pad(p.nationality, 3),
+    p.birthDate,
+    mrzCheckDigit(p.birthDate),
+    p.sex,
+    p.expiryDate,
+    mrzCheckDigit(p.expiryDate),
+    opt,
+    mrzCheckDigit(opt),
+  ];
   const body = parts.join('');
-  const composite = mrzCheckDigit(`${num}${mrzCheckDigit(num)}${p.birthDate}${mrzCheckDigit(p.birthDate)}${p.expiryDate}${mrzCheckDigit(p.expiryDate)}${opt}${mrzCheckDigit(opt)}`);
+  const composite = mrzCheckDigit(
+    `${num}${mrzCheckDigit(num)}${p.birthDate}${mrzCheckDigit(p.birthDate)}${p.expiryDate}${mrzCheckDigit(p.expiryDate)}${opt}${mrzCheckDigit(opt)}`,
+  );
   return [line1, `${body}${composite}`];
 }
 
@@ -51,6 +68,8 @@ export function composeTd1(p: MrzPerson): [string, string, string] {
   const line1 = `${pad(p.documentCode ?? 'ID', 2)}${pad(p.issuingState, 3)}${num}${mrzCheckDigit(num)}${opt1}`;
   const opt2 = pad('', 11);
   const line2noComposite = `${p.birthDate}${mrzCheckDigit(p.birthDate)}${p.sex}${p.expiryDate}${mrzCheckDigit(p.expiryDate)}${pad(p.nationality, 3)}${opt2}`;
-  const composite = mrzCheckDigit(`${line1.slice(5, 30)}${line2noComposite.slice(0, 7)}${line2noComposite.slice(8, 15)}${line2noComposite.slice(18, 29)}`);
+  const composite = mrzCheckDigit(
+    `${line1.slice(5, 30)}${line2noComposite.slice(0, 7)}${line2noComposite.slice(8, 15)}${line2noComposite.slice(18, 29)}`,
+  );
   return [line1, `${line2noComposite}${composite}`, pad(mrzName(p.surname, p.givenNames), 30)];
 }

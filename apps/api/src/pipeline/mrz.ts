@@ -14,39 +14,106 @@ export interface MrzFields {
   expiryDate: string;
   /** ICAO three-letter code (e.g. ESP, D, GBR). */
   nationality: string;
+  /** The name field is full to its last character: the name may have been cut. */
+  nameTruncated: boolean;
 }
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
 
-/** Cleans one OCR line toward the MRZ alphabet: uppercase, `<` for look-alikes, no spaces. */
+/**
+ * Cleans one OCR line toward the MRZ alphabet: uppercase, `<` for look-alikes, no spaces. Short
+ * fragments before or after a long run (the document's edge, a fold, the desk read as letters
+ * beside the zone) are dropped when the rest is long enough to be a zone line.
+ */
 export function cleanMrzLine(line: string): string {
-  return line
-    .toUpperCase()
-    .replace(/[«‹]/g, '<')
-    .replace(/\s+/g, '')
-    .replace(/[^A-Z0-9<]/g, '');
+  const clean = (s: string) =>
+    s
+      .toUpperCase()
+      .replace(/[«‹]/g, '<')
+      .replace(/[^A-Z0-9<]/g, '');
+  const tokens = line.trim().split(/\s+/).map(clean).filter(Boolean);
+  const FRAGMENT = 3;
+  while (tokens.length > 1 && tokens[0]!.length <= FRAGMENT && tokens.slice(1).join('').length >= 28) tokens.shift();
+  while (tokens.length > 1 && tokens[tokens.length - 1]!.length <= FRAGMENT && tokens.slice(0, -1).join('').length >= 28) tokens.pop();
+  return tokens.join('');
 }
 
 /**
  * Finds MRZ lines in OCR text: the last two (TD3/TD2) or three (TD1) lines that are long and
- * `<`-rich, cleaned and fitted to the format's length.
+ * `<`-rich, cleaned and fitted to the format's length. The first of `findMrzCandidates`.
  */
 export function findMrzLines(text: string): string[] | null {
+  return findMrzCandidates(text)[0] ?? null;
+}
+
+/**
+ * Every fitting of the zone's lines worth a parse, most likely first. OCR miscounts long runs of
+ * `<` fillers: a line one or two characters off its length is fitted both at its end (dropped
+ * trailing fillers padded back, a stray mark after the last digit cut off) and in its longest
+ * run of fillers (one filler too many or too few in the middle), and an overlong one also at its
+ * start (the document's edge read as a letter); the check digits decide.
+ */
+export function findMrzCandidates(text: string): string[][] {
   const candidates = text
     .split(/\r?\n/)
     .map(cleanMrzLine)
     .filter((l) => l.length >= 28 && (l.match(/</g)?.length ?? 0) >= 2);
+  const found: string[][] = [];
   for (const count of [3, 2]) {
     if (candidates.length < count) continue;
-    const lines = candidates.slice(-count);
-    const lengths = count === 2 ? [44, 36] : [30];
-    for (const len of lengths) {
-      // OCR often drops trailing `<` fillers: a short line ending in `<` is padded back.
-      const fits = (l: string) => Math.abs(l.length - len) <= 2 || (l.length < len && l.length >= len - 12 && l.endsWith('<'));
-      if (lines.every(fits)) return lines.map((l) => l.slice(0, len).padEnd(len, '<'));
+    const lines = tidyEnds(candidates.slice(-count));
+    for (const len of count === 2 ? [44, 36] : [30]) {
+      const perLine = lines.map((l) => fittings(l, len));
+      if (perLine.some((f) => f.length === 0)) continue;
+      for (const combo of combinations(perLine)) found.push(combo);
     }
   }
-  return null;
+  const seen = new Set<string>();
+  return found.filter((c) => !seen.has(c.join('\n')) && seen.add(c.join('\n')));
+}
+
+/** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */
+const FIRST_LINE_START = /^[PIACV][A-Z<][A-Z<]{3}/;
+
+/**
+ * Marks read beside the zone and joined to it (the document's edge as `I`, `1` or `E`), removed
+ * where the zone's structure shows them, since no check digit covers the name: before the document
+ * code of the first line, and after the trailing fillers of the name line (a name never ends in a
+ * lone letter after three fillers).
+ */
+function tidyEnds(lines: string[]): string[] {
+  const out = [...lines];
+  const first = out[0]!;
+  if (!FIRST_LINE_START.test(first)) {
+    const skip = [1, 2].find((k) => FIRST_LINE_START.test(first.slice(k)));
+    if (skip) out[0] = first.slice(skip);
+  }
+  const nameAt = out.length === 3 ? 2 : 0;
+  out[nameAt] = out[nameAt]!.replace(/(<{3,})[A-Z0-9]{1,2}$/, '$1');
+  return out;
+}
+
+/** One OCR line fitted to `len` characters, each way that is plausible (none when it is too far off). */
+function fittings(l: string, len: number): string[] {
+  const out: string[] = [];
+  // At the end: OCR often drops trailing `<` fillers, or reads a mark after the line.
+  if (Math.abs(l.length - len) <= 2 || (l.length < len && l.length >= len - 12 && l.endsWith('<')))
+    out.push(l.slice(0, len).padEnd(len, '<'));
+  // At the start: a mark before the first character (the document's edge) read as a letter.
+  if (l.length > len && l.length - len <= 2) out.push(l.slice(l.length - len));
+  // In the longest run of fillers.
+  const run = /<{2,}/g;
+  let best: { at: number; length: number } | null = null;
+  for (let m = run.exec(l); m; m = run.exec(l)) if (!best || m[0].length > best.length) best = { at: m.index, length: m[0].length };
+  const diff = l.length - len;
+  if (best && diff !== 0 && Math.abs(diff) <= 2 && best.length > diff) {
+    out.push(diff > 0 ? l.slice(0, best.at) + l.slice(best.at + diff) : l.slice(0, best.at) + '<'.repeat(-diff) + l.slice(best.at));
+  }
+  return out;
+}
+
+function combinations(perLine: string[][]): string[][] {
+  return perLine.reduce<string[][]>((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
 }
 
 /** YYMMDD to ISO. Birth dates are in the past; expiry dates this century unless clearly old. */
@@ -68,17 +135,18 @@ export function mrzDate(yymmdd: string, kind: 'birth' | 'expiry', now = new Date
  * void an otherwise valid zone; its code is kept as read.
  */
 export function parseMrz(lines: readonly string[], now = new Date()): MrzFields | null {
-  let result;
-  try {
-    result = parse(lines);
-  } catch {
-    return null;
+  let result = checkedParse(lines);
+  // The document number mixes letters and digits, so the look-alikes there (S/5, O/0, B/8, ...)
+  // are tried against its check digit; the composite check digit must hold as well.
+  for (const variant of result ? [] : documentNumberVariants(lines)) {
+    result = checkedParse(variant);
+    if (result) {
+      lines = variant;
+      break;
+    }
   }
+  if (!result) return null;
   const byField = new Map(result.details.map((d) => [d.field, d]));
-  for (const f of CHECKED_FIELDS) {
-    const d = byField.get(f as never);
-    if (d && !d.valid) return null;
-  }
   const f = result.fields;
   const raw = (field: string) => (byField.get(field as never)?.value ?? '').replace(/</g, '');
   const surname = (f.lastName ?? '').trim();
@@ -96,5 +164,69 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     dateOfBirth,
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
+    nameTruncated: nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
   };
+}
+
+/**
+ * The `mrz` package's reading with look-alikes corrected in the letters-only and digits-only
+ * fields (a 0 in a name is an O, an O in a date a 0), kept only when every check digit holds.
+ */
+function checkedParse(lines: readonly string[]): ReturnType<typeof parse> | null {
+  let result;
+  try {
+    result = parse(lines, { autocorrect: true });
+  } catch {
+    return null;
+  }
+  for (const d of result.details) {
+    if ((CHECKED_FIELDS as readonly string[]).includes(d.field ?? '') && !d.valid) return null;
+  }
+  return result;
+}
+
+const LOOK_ALIKES: Record<string, string> = {
+  '0': 'O',
+  O: '0',
+  '1': 'I',
+  I: '1',
+  '5': 'S',
+  S: '5',
+  '8': 'B',
+  B: '8',
+  '2': 'Z',
+  Z: '2',
+  '6': 'G',
+  G: '6',
+  D: '0',
+};
+
+/** Where the document number lies: [line, first column] (nine characters in every format). */
+const DOCUMENT_NUMBER_AT: Record<number, [number, number]> = { 30: [0, 5], 36: [1, 0], 44: [1, 0] };
+
+/** The zone with look-alike characters of the document number swapped, at most 2^6 ways. */
+function documentNumberVariants(lines: readonly string[]): string[][] {
+  const at = DOCUMENT_NUMBER_AT[lines[0]?.length ?? 0];
+  if (!at) return [];
+  const [line, start] = at;
+  const number = lines[line]!.slice(start, start + 9);
+  const swappable = [...number].flatMap((c, i) => (LOOK_ALIKES[c] ? [i] : [])).slice(0, 6);
+  const variants: string[][] = [];
+  for (let mask = 1; mask < 1 << swappable.length; mask++) {
+    const chars = [...number];
+    swappable.forEach((i, bit) => {
+      if (mask & (1 << bit)) chars[i] = LOOK_ALIKES[chars[i]!]!;
+    });
+    const copy = [...lines];
+    copy[line] = lines[line]!.slice(0, start) + chars.join('') + lines[line]!.slice(start + 9);
+    variants.push(copy);
+  }
+  return variants;
+}
+
+/** The name field of an MRZ as printed (fillers kept). */
+function nameField(format: string, lines: readonly string[]): string {
+  if (format === 'TD1') return lines[2] ?? '';
+  if (format === 'TD2' || format === 'TD3') return (lines[0] ?? '').slice(5);
+  return '';
 }

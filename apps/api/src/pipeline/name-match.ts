@@ -1,22 +1,50 @@
 /**
- * `name_match`: how well the name the user typed matches the name read from the document, in
- * [0, 1]. Robust to case, accents and other diacritics, MRZ transliteration (Ä as AE or A, ß as
- * SS, Ñ as N…), the order of given names and surname, a missing middle name, and the MRZ's
- * truncation of long names.
+ * `name_match`: whether the name the user typed is the name on the document, in [0, 1].
  *
- * Score: each typed token is paired with its most similar document token (Jaro-Winkler, each
- * token used once, best pairs first; a token that is a prefix of at least 3 letters of the other,
- * as truncation leaves it, counts 0.95). The score is the mean similarity of the pairs, times a
- * coverage factor for document tokens left unpaired: 1 - 0.1 per unpaired token (a middle name the
- * user left out costs 0.1), never below 0.6 of the mean. Typed tokens with no pair count 0.
+ * The document's name has two parts, compared apart: the primary identifier (surname, from the
+ * MRZ's `<<` split or the printed "Surname" label) and the secondary identifiers (given names).
+ * The typed name is one string in either order, so every split of it into a surname run (at its
+ * start or its end) and the rest is tried, and the best reading wins.
+ *
+ * - The surname is required. Equal after normalisation (case, accents dropped, ICAO 9303
+ *   transliteration Ø->OE, Å->AA, Ü->UE, Ä->AE, ß->SS tried both ways, hyphens, spaces and
+ *   apostrophes ignored, particles such as van, de, al- optional) scores 1; one part of a double
+ *   surname 0.9; one letter off (a typo or a misread) 0.7, which sends to review with
+ *   `name_mismatch`; anything else scores 0.3, a rejection, whatever the given names score.
+ * - Given names may be abbreviated to an initial (0.9), reordered, or partly omitted (0.95). A
+ *   3+ letter prefix (Alex for Alexander, but also Jan for Janina) or one letter off reviews
+ *   (0.8, 0.7). A typed given name that is on the document nowhere sends to review (0.7); when
+ *   none of them is there it is another person (0.3). Only a surname typed: review (0.75).
+ *   A name cut by the MRZ (its field full to the end) may be a prefix of the typed one (0.95).
+ *
+ * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
 
-const SPECIAL: Record<string, string> = { ß: 'SS', Æ: 'AE', æ: 'AE', Ø: 'O', ø: 'O', Œ: 'OE', œ: 'OE', Ł: 'L', ł: 'L', Đ: 'D', đ: 'D', Þ: 'TH', þ: 'TH', ı: 'I', Ð: 'D', ð: 'D' };
+const SPECIAL: Record<string, string> = {
+  ß: 'SS',
+  Æ: 'AE',
+  æ: 'AE',
+  Ø: 'O',
+  ø: 'O',
+  Œ: 'OE',
+  œ: 'OE',
+  Ł: 'L',
+  ł: 'L',
+  Đ: 'D',
+  đ: 'D',
+  Þ: 'TH',
+  þ: 'TH',
+  ı: 'I',
+  Ð: 'D',
+  ð: 'D',
+  Ĳ: 'IJ',
+  ĳ: 'IJ',
+};
 
-/** Uppercase ASCII letters and single spaces; diacritics removed (É -> E, Ñ -> N). */
+/** Uppercase ASCII letters and single spaces; diacritics removed (É -> E, Ñ -> N, Ø -> O). */
 export function normalizeName(name: string): string {
   return name
-    .replace(/[ßÆæØøŒœŁłĐđÞþıÐð]/g, (c) => SPECIAL[c] ?? c)
+    .replace(/[ßÆæØøŒœŁłĐđÞþıÐðĲĳ]/g, (c) => SPECIAL[c] ?? c)
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
@@ -25,9 +53,221 @@ export function normalizeName(name: string): string {
     .replace(/\s+/g, ' ');
 }
 
-/** German-style transliteration used in many MRZs: Ä -> AE, Ö -> OE, Ü -> UE, Å -> AA. */
+const ICAO: Record<string, string> = { Ä: 'AE', ä: 'AE', Ö: 'OE', ö: 'OE', Ü: 'UE', ü: 'UE', Å: 'AA', å: 'AA', Ø: 'OE', ø: 'OE' };
+
+/** ICAO 9303 transliteration where it differs from dropping the accent: Ä/Ö/Ü -> AE/OE/UE, Å -> AA, Ø -> OE. */
 export function icaoTransliteration(name: string): string {
-  return normalizeName(name.replace(/[ÄäÖöÜüÅå]/g, (c) => ({ Ä: 'AE', ä: 'AE', Ö: 'OE', ö: 'OE', Ü: 'UE', ü: 'UE', Å: 'AA', å: 'AA' })[c]!));
+  return normalizeName(name.replace(/[ÄäÖöÜüÅåØø]/g, (c) => ICAO[c]!));
+}
+
+/**
+ * Both transliterations land on one form: AE, OE, UE and AA fold to their first vowel, so MUELLER,
+ * MULLER and Müller typed as Muller meet (the MRZ of one country writes Ü as UE, another as U).
+ */
+export function foldTransliteration(ascii: string): string {
+  return ascii.replace(/AE/g, 'A').replace(/OE/g, 'O').replace(/UE/g, 'U').replace(/AA/g, 'A');
+}
+
+/** Name particles that a person may write or leave out (van der Berg, de la Cruz, al-Hassan). */
+export const PARTICLES: ReadonlySet<string> = new Set([
+  'VAN',
+  'VON',
+  'DER',
+  'DEN',
+  'DE',
+  'DI',
+  'DA',
+  'DO',
+  'DOS',
+  'DAS',
+  'DEL',
+  'DELLA',
+  'LA',
+  'LE',
+  'LO',
+  'DU',
+  'TER',
+  'TEN',
+  'AL',
+  'EL',
+  'BIN',
+  'BINT',
+  'BEN',
+  'IBN',
+  'ABU',
+  'Y',
+  'E',
+]);
+
+interface Token {
+  /** Plain and ICAO forms (one when they agree). */
+  forms: string[];
+  folded: string;
+  particle: boolean;
+}
+
+function tokenize(raw: string): Token[] {
+  const plain = normalizeName(raw).split(' ').filter(Boolean);
+  const icao = icaoTransliteration(raw).split(' ').filter(Boolean);
+  const aligned = icao.length === plain.length;
+  return plain.map((p, i) => {
+    const forms = aligned && icao[i] !== p ? [p, icao[i]!] : [p];
+    return { forms, folded: foldTransliteration(p), particle: PARTICLES.has(p) };
+  });
+}
+
+/** Every spelling of a run of tokens joined without spaces, with and without its particles. */
+function joinedForms(run: Token[]): { exact: Set<string>; folded: Set<string> } {
+  const exact = new Set<string>();
+  const folded = new Set<string>();
+  for (const keepParticles of [true, false]) {
+    const kept = keepParticles ? run : run.filter((t) => !t.particle);
+    if (!kept.length) continue;
+    let spellings = [''];
+    for (const t of kept) spellings = spellings.flatMap((s) => t.forms.map((f) => s + f)).slice(0, 16);
+    for (const s of spellings) exact.add(s);
+    folded.add(kept.map((t) => t.folded).join(''));
+  }
+  return { exact, folded };
+}
+
+const intersects = (a: Set<string>, b: Set<string>) => [...a].some((x) => b.has(x));
+
+/** Levenshtein distance, stopping early once it exceeds `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      rowMin = Math.min(rowMin, cur[j]!);
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+export const NAME_SCORES = {
+  exact: 1,
+  folded: 0.95,
+  surnamePart: 0.9,
+  abbreviated: 0.9,
+  shortened: 0.8,
+  givenOmitted: 0.95,
+  truncated: 0.95,
+  onlySurname: 0.75,
+  oneLetterOff: 0.7,
+  extraGiven: 0.7,
+  otherPerson: 0.3,
+} as const;
+
+/** The typed surname run against the document's surname. */
+function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyped: boolean): number {
+  const t = joinedForms(typed);
+  const d = joinedForms(doc);
+  if (intersects(t.exact, d.exact)) return NAME_SCORES.exact;
+  if (intersects(t.folded, d.folded)) return NAME_SCORES.folded;
+  // The MRZ cut a long name at the end of its line: the document's surname is a prefix of the typed one.
+  if (truncated && [...d.exact].some((ds) => ds.length >= 4 && [...t.exact].some((ts) => ts.startsWith(ds)))) return NAME_SCORES.truncated;
+  // One part of a double surname (Martínez for MARTÍNEZ GARCÍA; Smith for SMITH-JONES).
+  const docParts = doc.filter((x) => !x.particle);
+  if (docParts.length >= 2) {
+    const typedJoined = joinedForms(typed.filter((x) => !x.particle));
+    if (docParts.some((p) => p.forms.some((f) => typedJoined.exact.has(f)) || typedJoined.folded.has(p.folded)))
+      return NAME_SCORES.surnamePart;
+  }
+  // The parts of a double surname in another order: review.
+  const sortedParts = (run: Token[]) =>
+    run
+      .filter((x) => !x.particle)
+      .map((x) => x.folded)
+      .sort()
+      .join(' ');
+  if (docParts.length >= 2 && sortedParts(typed) === sortedParts(doc)) return NAME_SCORES.oneLetterOff;
+  // A double surname typed where the document has one of its parts: review, not a pass (only
+  // when given names were typed too, else a given name would pass for a surname part).
+  const typedParts = typed.filter((x) => !x.particle);
+  if (givenTyped && typedParts.length >= 2 && typedParts.some((p) => p.forms.some((f) => d.exact.has(f)) || d.folded.has(p.folded)))
+    return NAME_SCORES.oneLetterOff;
+  const longest = Math.max(...[...d.exact].map((s) => s.length));
+  if (longest >= 5 && [...t.exact].some((ts) => [...d.exact].some((ds) => editDistance(ts, ds, 1) <= 1))) return NAME_SCORES.oneLetterOff;
+  return NAME_SCORES.otherPerson;
+}
+
+/** One typed given name against one of the document's. */
+function givenTokenScore(t: Token, d: Token, truncated: boolean): number {
+  if (t.forms.some((f) => d.forms.includes(f))) return NAME_SCORES.exact;
+  if (t.folded === d.folded) return NAME_SCORES.folded;
+  const tf = t.forms[0]!;
+  const df = d.forms[0]!;
+  if (tf.length === 1 && df.startsWith(tf)) return NAME_SCORES.abbreviated; // an initial
+  // Alex for Alexander, but also Jan for Janina: a person looks.
+  if (tf.length >= 3 && df.startsWith(tf)) return NAME_SCORES.shortened;
+  if (truncated && tf.startsWith(df)) return NAME_SCORES.truncated; // the MRZ cut the name
+  if (Math.min(tf.length, df.length) >= 3 && editDistance(tf, df, 1) <= 1) return NAME_SCORES.oneLetterOff;
+  return 0;
+}
+
+/** Typed given names against the document's: each typed one paired with its best document name. */
+function givenScore(typed: Token[], doc: Token[], truncated: boolean): number {
+  const t = typed.filter((x) => !x.particle);
+  const d = doc.filter((x) => !x.particle);
+  if (!t.length) return d.length ? NAME_SCORES.onlySurname : NAME_SCORES.exact;
+  if (!d.length) return NAME_SCORES.extraGiven;
+  const pairs: { i: number; j: number; s: number }[] = [];
+  t.forEach((a, i) => d.forEach((b, j) => pairs.push({ i, j, s: givenTokenScore(a, b, truncated) })));
+  pairs.sort((x, y) => y.s - x.s);
+  const usedT = new Set<number>();
+  const usedD = new Set<number>();
+  let worst = 1;
+  for (const p of pairs) {
+    if (p.s === 0 || usedT.has(p.i) || usedD.has(p.j)) continue;
+    usedT.add(p.i);
+    usedD.add(p.j);
+    worst = Math.min(worst, p.s);
+  }
+  if (usedT.size === 0) return NAME_SCORES.otherPerson;
+  if (usedT.size < t.length) return Math.min(worst, NAME_SCORES.extraGiven);
+  return usedD.size < d.length ? Math.min(worst, NAME_SCORES.givenOmitted) : worst;
+}
+
+/** The name on a document, its parts apart. */
+export interface DocumentName {
+  surname: string;
+  givenNames: string;
+  /** The MRZ filled its name field to the end (the name may be cut). */
+  truncated?: boolean;
+}
+
+/** `name_match` of a typed name against a document's surname and given names (see the top of this file). */
+export function nameMatchScore(typed: string, doc: DocumentName): number {
+  const t = tokenize(typed);
+  const surname = tokenize(doc.surname);
+  const given = tokenize(doc.givenNames);
+  if (!t.length || !surname.length) return 0;
+  const truncated = doc.truncated ?? false;
+  let best = 0;
+  // The surname run is at the start (SURNAME Given) or at the end (Given Surname) of what was typed.
+  for (let k = 1; k <= t.length; k++) {
+    for (const [run, rest] of [
+      [t.slice(t.length - k), t.slice(0, t.length - k)],
+      [t.slice(0, k), t.slice(k)],
+    ] as const) {
+      if (run.every((x) => x.particle)) continue;
+      const s = surnameScore(
+        run,
+        surname,
+        truncated,
+        rest.some((x) => !x.particle),
+      );
+      const score = s <= NAME_SCORES.otherPerson ? s : Math.min(s, givenScore(rest, given, truncated));
+      best = Math.max(best, score);
+    }
+  }
+  return best;
 }
 
 export function jaroWinkler(a: string, b: string): number {
@@ -66,55 +306,32 @@ export function tokenSimilarity(a: string, b: string): number {
   return jaroWinkler(a, b);
 }
 
-function scoreTokens(typed: string[], doc: string[]): number {
-  if (!typed.length || !doc.length) return 0;
-  const pairs: { i: number; j: number; s: number }[] = [];
-  typed.forEach((a, i) => doc.forEach((b, j) => pairs.push({ i, j, s: tokenSimilarity(a, b) })));
-  pairs.sort((x, y) => y.s - x.s);
-  const usedT = new Set<number>();
-  const usedD = new Set<number>();
-  let total = 0;
-  for (const p of pairs) {
-    if (usedT.has(p.i) || usedD.has(p.j)) continue;
-    usedT.add(p.i);
-    usedD.add(p.j);
-    total += p.s;
-  }
-  const mean = total / typed.length;
-  const unpairedDoc = doc.length - usedD.size;
-  return mean * Math.max(0.6, 1 - 0.1 * unpairedDoc);
-}
-
-/** The best score over the plain and the ICAO-transliterated forms of the typed name. */
-export function nameMatchScore(typed: string, extracted: string): number {
-  const doc = normalizeName(extracted).split(' ').filter(Boolean);
-  let best = 0;
-  for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
-    best = Math.max(best, scoreTokens(form.split(' ').filter(Boolean), doc));
-  }
-  return Math.round(best * 1000) / 1000;
-}
-
 /**
- * Without an MRZ the name has no fixed place in the OCR text (labels and values interleave by
- * layout), so each typed token is scored against its best match among all the text's tokens,
- * plain and ICAO-transliterated; the mean is the score. Matching any word of a page is lenient,
- * so a token counts only from TEXT_TOKEN_MIN similarity up (else 0).
+ * Without a name whose parts are known (no MRZ, no labelled fields) the name has no fixed place in
+ * the OCR text, so each typed token is scored against its best match among the text's tokens,
+ * plain and ICAO-transliterated; the mean is the score. A token counts only from TEXT_TOKEN_MIN
+ * similarity up, and when any typed token is not in the text the score is at most 0.7 (review):
+ * a surname that is not on the document never passes on the strength of the given names.
  */
 export const TEXT_TOKEN_MIN = 0.85;
 export function nameInTextScore(typed: string, text: string): number {
-  const doc = [...new Set(normalizeName(text).split(' ').filter((t) => t.length >= 2))];
+  const words = normalizeName(text)
+    .split(' ')
+    .filter((t) => t.length >= 2);
+  const doc = [...new Set([...words, ...words.map(foldTransliteration)])];
   if (!doc.length) return 0;
   let best = 0;
   for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
-    const tokens = form.split(' ').filter(Boolean);
+    const tokens = form.split(' ').filter((t) => t && !PARTICLES.has(t));
     if (!tokens.length) continue;
+    let missing = false;
     const mean =
       tokens.reduce((sum, t) => {
-        const sim = Math.max(...doc.map((d) => tokenSimilarity(t, d)));
+        const sim = Math.max(...doc.map((d) => Math.max(tokenSimilarity(t, d), tokenSimilarity(foldTransliteration(t), d))));
+        if (sim < TEXT_TOKEN_MIN) missing = true;
         return sum + (sim >= TEXT_TOKEN_MIN ? sim : 0);
       }, 0) / tokens.length;
-    best = Math.max(best, mean);
+    best = Math.max(best, missing ? Math.min(mean, NAME_SCORES.extraGiven) : mean);
   }
   return Math.round(best * 1000) / 1000;
 }

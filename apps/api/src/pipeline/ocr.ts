@@ -1,11 +1,19 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { asDecoded, greyRegionPng, type DecodedImage, type Region } from './decode.js';
 import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
 
 /** Where `scripts/prepare-models.mjs` put the traineddata files (from npm packages). */
 export const TESSDATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'tessdata');
+
+/**
+ * Local binarisation contrast (binarise.ts): the MRZ's OCR-B strokes are bold, so 30% keeps them
+ * and drops background texture; printed text has thin strokes and diacritics (the bar of Ø), so it
+ * is judged at 22%.
+ */
+const MRZ_CONTRAST = 0.3;
+const TEXT_CONTRAST = 0.3;
 
 export interface OcrOptions {
   /** Workers for free text (eng); default: one per core. */
@@ -38,7 +46,10 @@ export class OcrEngine {
     for (let i = 0; i < (opts.mrzWorkers ?? 1); i++) {
       starts.push(
         createWorker('ocrb', OEM.LSTM_ONLY, options).then(async (w) => {
-          await w.setParameters({ tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<', tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+          await w.setParameters({
+            tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+            tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
+          });
           mrz.addWorker(w);
         }),
       );
@@ -52,33 +63,37 @@ export class OcrEngine {
     return new OcrEngine(text, mrz);
   }
 
-  /** Free text of a document side (grey, at most 1600 px wide: enough for ID text, bounded memory). */
-  async readText(image: Buffer): Promise<{ text: string; confidence: number }> {
-    const png = await sharp(image).rotate().resize({ width: 1600, withoutEnlargement: true }).greyscale().png().toBuffer();
+  /**
+   * Free text of a document side (or a region of it): grey, at most 1600 px wide, enough for ID
+   * text, and a bounded image for the recogniser whatever was uploaded. `blank` is painted white
+   * first (the portrait), `rotateDegrees` levels the lines, `binarise` judges ink against its
+   * surroundings (shadows, a dim room, a tinted background).
+   */
+  async readText(
+    image: Buffer | DecodedImage,
+    opts: { region?: Region; blank?: Region; rotateDegrees?: number; binarise?: boolean } = {},
+  ): Promise<{ text: string; confidence: number }> {
+    const png = await greyRegionPng(await asDecoded(image), opts.region, {
+      maxWidth: 1600,
+      minWidth: 1600,
+      blank: opts.blank,
+      rotateDegrees: opts.rotateDegrees,
+      binarise: opts.binarise ? TEXT_CONTRAST : undefined,
+    });
     const { data } = await this.text.addJob('recognize', png);
     return { text: data.text, confidence: data.confidence / 100 };
   }
 
   /**
-   * The machine-readable zone: the bottom part of the document, upscaled and binarised, read with
-   * the OCR-B model restricted to the MRZ alphabet.
+   * The machine-readable zone: the bottom part of the document (from `fromTop`), or a region,
+   * straightened by `rotateDegrees`, scaled to 1200-2000 px wide and binarised against local
+   * brightness (a shadow across the zone keeps its characters), read with the
+   * OCR-B model restricted to the MRZ alphabet.
    */
-  async readMrzRegion(image: Buffer, fromTop = 0.6): Promise<string> {
-    const base = sharp(image).rotate();
-    const meta = await base.metadata();
-    const width = meta.width ?? 0;
-    const height = meta.height ?? 0;
-    if (!width || !height) return '';
-    const top = Math.floor(height * fromTop);
-    const png = await sharp(image)
-      .rotate()
-      .extract({ left: 0, top, width, height: height - top })
-      .resize({ width: Math.min(2000, Math.max(1200, width)) })
-      .greyscale()
-      .normalise()
-      .threshold(140)
-      .png()
-      .toBuffer();
+  async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6, rotateDegrees = 0): Promise<string> {
+    const img = await asDecoded(image);
+    const region = typeof where === 'number' ? { left: 0, top: where, width: 1, height: 1 - where } : where;
+    const png = await greyRegionPng(img, region, { maxWidth: 2000, minWidth: 1200, binarise: MRZ_CONTRAST, rotateDegrees });
     const { data } = await this.mrz.addJob('recognize', png);
     return data.text;
   }

@@ -1,5 +1,12 @@
-import type { FieldsExtracted, Scores, Verdict } from '@service/contract';
-import type { Verification } from '../db/types.js';
+import type { DocumentType, FieldsExtracted, FailureCode, Scores, Verdict } from '@service/contract';
+
+/** What the pipeline needs to know of a verification besides its images (never a database row). */
+export interface PipelineRequest {
+  documentType: DocumentType | null;
+  submittedFullName: string | null;
+  /** ISO 3166-1 alpha-2, steers date order in printed text. */
+  country: string | null;
+}
 
 export interface VerificationImages {
   docFront: Buffer;
@@ -14,16 +21,21 @@ export interface VerificationOutcome {
   scores: Scores;
   reasons: string[];
   fieldsExtracted: FieldsExtracted;
+  /** CPU milliseconds per stage of this run (for the pipeline benchmark); absent for forced verdicts. */
+  stageTimes?: Record<string, number>;
 }
 
 /** Turns stored images into a verdict; `VisionPipeline` implements it (tests may inject doubles). */
 export interface VerificationPipeline {
-  run(verification: Verification, images: VerificationImages): Promise<VerificationOutcome>;
+  run(request: PipelineRequest, images: VerificationImages): Promise<VerificationOutcome>;
 }
 
 /** A failure that retrying cannot fix: the verification becomes `failed` at once. */
 export class PermanentPipelineError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -1,25 +1,26 @@
 import type { FieldsExtracted, Scores } from '@service/contract';
-import type { Verification } from '../db/types.js';
+import { decodeImage, ImageDecodeError, straighten, type DecodedImage, type Region } from './decode.js';
 import { FaceAnalyzer, type FaceResult } from './faces.js';
-import { DEFAULT_QUALITY_THRESHOLDS, measureQuality, qualityScore } from './image-quality.js';
-import { findMrzLines, parseMrz, type MrzFields } from './mrz.js';
+import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
+import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import { nameInTextScore, nameMatchScore } from './name-match.js';
 import { OcrEngine } from './ocr.js';
-import { type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
-import { decide, POLICY } from './policy.js';
+import { type PipelineRequest, type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
+import { decide, documentOcrScore, POLICY } from './policy.js';
+import { printedFields } from './printed-fields.js';
+import { estimateSkew, findMrzBand } from './skew.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
-export type StageTimes = Record<'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
+export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
 
 /**
- * The vision pipeline: image quality, OCR of the document (and the MRZ with the OCR-B model, which
- * wins over free text when its check digits hold), the name match, faces on document and selfie
- * and their match, expiry, then the policy. Models are loaded once per process (`start`).
+ * The vision pipeline: every image decoded once (decode.ts), image quality per kind, the MRZ read
+ * with the OCR-B model on the straightened document (it wins over free text when its check digits
+ * hold), free text otherwise, the name match on surname and given names apart, faces on document
+ * and selfie and their match, expiry, then the policy. Models are loaded once per process (`start`).
  */
 export class VisionPipeline implements VerificationPipeline {
-  lastStageTimes: StageTimes | null = null;
-
   private constructor(
     private readonly ocr: OcrEngine,
     private readonly faces: FaceAnalyzer,
@@ -35,8 +36,8 @@ export class VisionPipeline implements VerificationPipeline {
     await this.ocr.stop();
   }
 
-  async run(v: Verification, images: VerificationImages): Promise<VerificationOutcome> {
-    const times: StageTimes = { quality: 0, ocr: 0, mrz: 0, faces: 0, liveness: 0 };
+  async run(v: PipelineRequest, images: VerificationImages): Promise<VerificationOutcome> {
+    const times: StageTimes = { decode: 0, quality: 0, ocr: 0, mrz: 0, faces: 0, liveness: 0 };
     const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
       const start = performance.now();
       try {
@@ -46,53 +47,101 @@ export class VisionPipeline implements VerificationPipeline {
       }
     };
 
-    let docQ;
-    let selfieQ;
-    try {
-      [docQ, selfieQ] = await timed('quality', () => Promise.all([measureQuality(images.docFront), measureQuality(images.selfie)]));
-    } catch {
-      // Bytes that start like a JPEG but do not decode: nothing to read, nobody to match.
-      return unreadable();
-    }
-    const docScore = qualityScore(docQ, DEFAULT_QUALITY_THRESHOLDS);
-    const selfieScore = qualityScore(selfieQ, DEFAULT_QUALITY_THRESHOLDS);
+    // Decode once; every stage below shares these pixels. An image that does not decode is a
+    // verdict with its reason, never an exception out of the run.
+    const decodeOrNull = (bytes: Buffer, maxSide?: number) =>
+      decodeImage(bytes, maxSide).catch((err: unknown) => (err instanceof ImageDecodeError ? null : Promise.reject(err)));
+    const [front, back, selfie] = await timed('decode', () =>
+      Promise.all([
+        decodeOrNull(images.docFront),
+        images.docBack ? decodeOrNull(images.docBack) : Promise.resolve(null),
+        decodeOrNull(images.selfie, SELFIE_SIDE),
+      ]),
+    );
+    if (!front || !selfie) return unusable(!front, !selfie, times);
 
-    // The MRZ first: when its check digits hold it wins over free text, and the free-text OCR (the
-    // costliest stage) is skipped. Faces run meanwhile.
-    const facesDone = Promise.all([timed('faces', () => this.faces.analyse(images.docFront, 1024)), timed('faces', () => this.faces.analyse(images.selfie, 512))]);
-    // Liveness runs on the main thread while the OCR works on its worker threads.
-    const live = images.liveness;
-    const livenessDone = live
-      ? facesDone.then(([, selfie]) => timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace: selfie, steps: live.steps })))
-      : Promise.resolve(null);
-    livenessDone.catch(() => {});
-    let mrz: MrzFields | null = null;
-    for (const side of mrzSides(v.document_type, images)) {
-      const zone = await timed('mrz', () => this.ocr.readMrzRegion(side));
-      const lines = findMrzLines(zone);
-      mrz = lines ? parseMrz(lines, this.now()) : null;
-      if (mrz) break;
-    }
-    const text = mrz ? { text: '', confidence: 1 } : await timed('ocr', () => this.ocr.readText(images.docFront));
-    const [docFace, selfieFace] = await facesDone;
+    const [docQ, selfieQ] = await timed('quality', () =>
+      Promise.all([measureQuality(front, 'document'), measureQuality(selfie, 'selfie')]),
+    );
+    const docQuality = judgeQuality(docQ, 'document');
+    const selfieQuality = judgeQuality(selfieQ, 'selfie');
 
+    // Faces (and liveness after them) run while the MRZ and text stages work on their threads.
+    // Both branches are awaited together, so a failure in either is handled, never left floating.
+    const docFaceFound = timed('faces', () => this.faces.analyseDocument(front));
+    const facesAndLiveness = async () => {
+      const [docFace, selfieFace] = await Promise.all([docFaceFound, timed('faces', () => this.faces.analyse(selfie, 512))]);
+      const live = images.liveness;
+      const liveness = live
+        ? await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace, steps: live.steps }))
+        : null;
+      return { docFace, selfieFace, liveness: liveness?.score ?? null };
+    };
+    const readDocument = async () => {
+      let mrz: MrzFields | null = null;
+      for (const side of mrzSides(v.documentType, { docFront: front, docBack: back })) {
+        mrz = await timed('mrz', () => this.readMrz(side));
+        if (mrz) break;
+      }
+      if (mrz) return { mrz, text: { text: '', confidence: 1 } };
+      // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
+      // text lines are levelled (a card photographed askew reads as noise).
+      const skew = await timed('ocr', () => estimateSkew(front));
+      const turn = Math.abs(skew) >= 1 ? skew : 0;
+      const portrait = await docFaceFound;
+      const blank = portrait ? portraitRegion(portrait.box) : undefined;
+      // Ink judged against its surroundings reads shadows, dim rooms and tinted cards, but turns a
+      // fine background pattern into noise: when that reading is unsure or finds no surname, the
+      // plain grey picture is read too, and the one with more fields (then more confidence) wins.
+      // Both are readings of the same document, so the one that agrees better with the typed name
+      // is kept (a thin diacritic such as the bar of Ø can vanish in one of them); then the one
+      // with more fields, then more confidence.
+      const read = (binarise: boolean) => timed('ocr', () => this.ocr.readText(front, { blank, rotateDegrees: turn, binarise }));
+      const nameIn = (text: string) => (v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedName(text), text) : 1);
+      const inked = await read(true);
+      if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) {
+        return { mrz, text: inked };
+      }
+      const grey = await read(false);
+      const greyBetter =
+        nameIn(grey.text) - nameIn(inked.text) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
+      return { mrz, text: greyBetter > 0 ? grey : inked };
+    };
+    const [{ mrz, text }, { docFace, selfieFace, liveness }] = await Promise.all([readDocument(), facesAndLiveness()]);
+
+    // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
+    const printed = mrz ? null : printedFields(text.text);
+    const printedNameRead = mrz ? null : printedName(text.text);
     const fields: FieldsExtracted = mrz
-      ? { fullName: mrz.fullName, documentNumber: mrz.documentNumber, dateOfBirth: mrz.dateOfBirth, expiryDate: mrz.expiryDate, nationality: mrz.nationality }
-      : fieldsFromText(text.text, this.now(), v.country);
-    const typed = v.submitted_full_name;
-    const nameMatch = typed ? (fields.fullName ? nameMatchScore(typed, fields.fullName) : nameInTextScore(typed, text.text)) : null;
-    // Without an MRZ: half OCR confidence, half the five fields found (the typed name counts as
-    // found when it was read in the text).
-    const nameFound = !fields.fullName && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
+      ? {
+          fullName: mrz.fullName,
+          documentNumber: mrz.documentNumber,
+          dateOfBirth: mrz.dateOfBirth,
+          expiryDate: mrz.expiryDate,
+          nationality: mrz.nationality,
+        }
+      : {
+          ...fieldsFromText(text.text, this.now(), v.country),
+          fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
+          nationality: printed?.nationality ?? null,
+        };
+    const typed = v.submittedFullName;
+    const nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
+    // The typed name counts as a field found when it was read in the text.
+    const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
     const fieldsFound = Object.values(fields).filter(Boolean).length + (nameFound ? 1 : 0);
-    let documentOcr = mrz ? 1 : Math.min(1, 0.5 * text.confidence + 0.5 * (fieldsFound / 5));
-    if (!docFace) documentOcr = Math.max(0, documentOcr - POLICY.noDocumentFacePenalty);
+    const documentOcr = documentOcrScore({
+      mrzRead: Boolean(mrz),
+      textConfidence: text.confidence,
+      fieldsFound,
+      documentFace: Boolean(docFace),
+    });
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
     const faceMatch = docFace && selfieFace ? round(this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
     const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
-    const imageQuality = Math.min(docScore.score, selfieScore.score);
-    const liveness = (await livenessDone)?.score ?? null;
+    const imageQuality = Math.min(docQuality.score, selfieQuality.score);
+    const qualityProblems = [...new Set<QualityProblem>([...docQuality.problems, ...selfieQuality.problems])];
 
     const { verdict, reasons } = decide({
       documentOcr,
@@ -102,24 +151,96 @@ export class VisionPipeline implements VerificationPipeline {
       selfieHasFace: selfieFace !== null,
       documentReadable,
       documentExpired: expired,
-      blurry: docScore.blurry || selfieScore.blurry,
+      expiryRead: fields.expiryDate !== null,
+      qualityProblems,
       liveness,
     });
-    this.lastStageTimes = times;
-    const scores: Scores = { document_ocr: round(documentOcr), name_match: nameMatch, face_match: faceMatch, image_quality: round(imageQuality), liveness };
-    return { verdict, reasons, scores, fieldsExtracted: fields };
+    const scores: Scores = {
+      document_ocr: round(documentOcr),
+      name_match: nameMatch,
+      face_match: faceMatch,
+      image_quality: round(imageQuality),
+      liveness,
+    };
+    return { verdict, reasons, scores, fieldsExtracted: fields, stageTimes: times };
+  }
+
+  /**
+   * The typed name against the document's: the MRZ's surname and given names when there is one,
+   * else the printed ones by their labels, else anywhere in the text. A printed name misread by
+   * the OCR could reject a genuine user, so the text-wide match may lift a label mismatch, never
+   * above review.
+   */
+  private nameMatch(typed: string, mrz: MrzFields | null, printed: { surname: string; givenNames: string } | null, text: string): number {
+    if (mrz) return nameMatchScore(typed, { surname: mrz.surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
+    const inText = nameInTextScore(typed, text);
+    if (!printed) return inText;
+    const byLabel = nameMatchScore(typed, printed);
+    return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
+  }
+
+  /**
+   * The MRZ of one side, read on the straightened image: first the bottom of the picture (a
+   * document that fills it), then the band found by its text lines (a document smaller in the
+   * frame), then, for a crooked estimate, the bottom of the picture as taken.
+   */
+  private async readMrz(side: DecodedImage): Promise<MrzFields | null> {
+    const skew = await estimateSkew(side);
+    const level = Math.abs(skew) >= 1 ? await straighten(side, skew) : side;
+    const attempt = async (img: DecodedImage, where: number | Region) => {
+      for (const lines of findMrzCandidates(await this.ocr.readMrzRegion(img, where))) {
+        const fields = parseMrz(lines, this.now());
+        if (fields) return fields;
+      }
+      return null;
+    };
+    const bottom = await attempt(level, 0.6);
+    if (bottom) return bottom;
+    const band = await findMrzBand(level);
+    const found = band ? await attempt(level, band) : null;
+    if (found) return found;
+    return level === side ? null : attempt(side, 0.6);
   }
 }
 
+/** The surname and given names printed in a text by their labels, or null without a surname. */
+function printedName(text: string): { surname: string; givenNames: string } | null {
+  const p = printedFields(text);
+  return p.surname ? { surname: p.surname, givenNames: p.givenNames ?? '' } : null;
+}
+
+/** How many of a document's fields a text shows by their labels or as dates (to choose between two readings). */
+function fieldsIn(text: string): number {
+  const printed = printedFields(text);
+  const dates = fieldsFromText(text, new Date(0));
+  return [printed.surname, printed.givenNames, printed.nationality, dates.dateOfBirth, dates.expiryDate, dates.documentNumber].filter(
+    Boolean,
+  ).length;
+}
+
+/** A selfie needs no more: quality is measured at up to 1024 px and faces at 512. */
+const SELFIE_SIDE = 1024;
+
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-/** Bytes that start like a JPEG but do not decode: nothing to read and nobody to match. */
-function unreadable(): VerificationOutcome {
+/** The printed portrait around a detected face box (relative [x, y, w, h]): the face plus hair, neck and frame. */
+export function portraitRegion([x, y, w, h]: [number, number, number, number]) {
+  // The same area as before faces were measured on the portrait's own crop (their boxes are about
+  // 1.19 times larger now, about the same centre).
+  const left = Math.max(0, x - 0.42 * w);
+  const top = Math.max(0, y - 0.59 * h);
+  return { left, top, width: Math.min(1 - left, 1.85 * w), height: Math.min(1 - top, 2.35 * h) };
+}
+
+/** An image that does not decode (corrupt, over the pixel limit, no photo's shape): nothing to read or match. */
+function unusable(document: boolean, selfie: boolean, stageTimes: StageTimes): VerificationOutcome {
+  const reasons = [...(document ? ['document_unreadable'] : []), ...(selfie ? ['no_face_in_selfie'] : [])];
   return {
     verdict: 'rejected',
-    reasons: ['document_unreadable'],
+    reasons,
     scores: { document_ocr: 0, name_match: null, face_match: null, image_quality: 0, liveness: null },
     fieldsExtracted: { fullName: null, documentNumber: null, dateOfBirth: null, expiryDate: null, nationality: null },
+    stageTimes,
   };
 }
 
@@ -128,10 +249,11 @@ function unreadable(): VerificationOutcome {
  * the data page, the front; an identity card's or driving licence's (TD1) is usually on the back,
  * so the back is read first when there is one.
  */
-export function mrzSides(documentType: string | null, images: Pick<VerificationImages, 'docFront' | 'docBack'>): Buffer[] {
+export function mrzSides<T>(documentType: string | null, images: { docFront: T; docBack: T | null }): T[] {
   if (!images.docBack) return [images.docFront];
   if (documentType === 'passport') return [images.docFront];
-  if (documentType === 'national_id' || documentType === 'dni' || documentType === 'drivers_license') return [images.docBack, images.docFront];
+  if (documentType === 'national_id' || documentType === 'dni' || documentType === 'drivers_license')
+    return [images.docBack, images.docFront];
   return [images.docFront, images.docBack];
 }
 
@@ -150,7 +272,8 @@ const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
  */
 export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
-  const dates = [...text.matchAll(/\b(\d{2})[ ./-](\d{2})[ ./-](\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
+  // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
+  const dates = [...text.matchAll(/\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
     .map((m) => (m[4] ? `${m[4]}-${m[5]}-${m[6]}` : monthFirst ? `${m[3]}-${m[1]}-${m[2]}` : `${m[3]}-${m[2]}-${m[1]}`))
     .filter(isCalendarDate)
     .sort();
@@ -159,8 +282,9 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
   return {
     fullName: null,
     documentNumber: number,
-    dateOfBirth: dates.find((d) => d < today) ?? null,
-    expiryDate: dates.length >= 2 ? dates[dates.length - 1]! : null,
+    dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
+    // One date only: a future one is the expiry (the birth date is always past).
+    expiryDate: dates.length >= 2 || (dates.length === 1 && dates[0]! >= today) ? dates[dates.length - 1]! : null,
     nationality: null,
   };
 }

@@ -28,7 +28,9 @@ export class RateLimiter {
    */
   hitSql(key: string | RawBuilder<string>, from?: RawBuilder<unknown>): RawBuilder<RateLimitHit> {
     const epoch = sql`floor(extract(epoch from ${this.clock.now()}))`;
-    const source = from ? sql`select ${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1 ${from}` : sql`values (${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1)`;
+    const source = from
+      ? sql`select ${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1 ${from}`
+      : sql`values (${key}, (${epoch} / ${LIMITS.rateWindowSeconds})::int, 1)`;
     return sql<RateLimitHit>`insert into rate_limit_buckets (key, bucket, count)
       ${source}
       on conflict (key, bucket) do update set count = rate_limit_buckets.count + 1
@@ -64,5 +66,11 @@ export function assertWithinLimit(hit: RateLimitHit, limit: number): void {
   }
 }
 
+export type TenantLimitedRoute = keyof typeof LIMITS.perTenantPerMinute;
+
 export const ipKey = (ip: string) => `ip:${ip}`;
-export const tenantKey = (route: 'init' | 'submit' | 'result', tenantId: string) => `tenant:${route}:${tenantId}`;
+const tenantKeyPrefix = (route: TenantLimitedRoute) => `tenant:${route}:`;
+export const tenantKey = (route: TenantLimitedRoute, tenantId: string) => `${tenantKeyPrefix(route)}${tenantId}`;
+/** `tenantKey` as SQL over a tenant id expression, for statements that count in the same round trip. */
+export const tenantKeySql = (route: TenantLimitedRoute, tenantId: RawBuilder<unknown>): RawBuilder<string> =>
+  sql<string>`${tenantKeyPrefix(route)} || ${tenantId}`;

@@ -4,11 +4,11 @@ import { randomInt } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import type { AppDeps } from '../app-deps.js';
 import { ipLimit } from '../auth/authenticate.js';
+import { requireUploadToken } from '../auth/upload-token.js';
 import type { Database } from '../db/types.js';
 import { invalidBody } from '../http/api-error.js';
+import { route, type ResponseBody } from '../http/route.js';
 import { newNonce } from '../util/ids.js';
-import { loadIntentWithToken } from '../verifications/intent.js';
-import { routeName } from './route-name.js';
 
 interface StepRow {
   step: number;
@@ -24,11 +24,8 @@ interface StepRow {
  * issued afresh (new pose, nonce and window) and its stale frames are dropped.
  */
 export function registerChallenge(router: Router, deps: AppDeps): void {
-  router.get('/v1/verify/challenge/:verificationId/next', routeName('GET /v1/verify/challenge/:verificationId/next'), ipLimit(deps), async (ctx) => {
-    const { verificationId } = ctx.params as { verificationId: string };
-    const token = ctx.get('X-Service-Upload-Token');
-    if (!token) throw invalidBody('missing_upload_token', 'X-Service-Upload-Token header is required');
-    const { verification: v } = await loadIntentWithToken(deps, verificationId, token);
+  route(router, 'GET /v1/verify/challenge/:verificationId/next', ipLimit(deps), requireUploadToken(deps), async (ctx) => {
+    const { verification: v } = ctx.state.intent!;
     if (!v.active_liveness) throw invalidBody('no_active_challenge', 'This verification did not opt into active liveness');
     if (v.status !== null) throw invalidBody('already_submitted', 'This verification was already submitted');
 
@@ -45,14 +42,18 @@ export function registerChallenge(router: Router, deps: AppDeps): void {
       const frames = await countFrames(trx, v.id, current);
       if (frames < LIMITS.livenessBurst) {
         if (!step.expired) return step;
-        await trx.deleteFrom('verification_uploads').where('verification_id', '=', v.id).where('role', 'in', stepFrameRoles(current)).execute();
+        await trx
+          .deleteFrom('verification_uploads')
+          .where('verification_id', '=', v.id)
+          .where('role', 'in', stepFrameRoles(current))
+          .execute();
         return issueStep(deps, trx, v.id, current);
       }
       if (current >= LIMITS.livenessSteps) return null;
       return issueStep(deps, trx, v.id, current + 1);
     });
 
-    const body: ChallengeBeacon = beacon
+    const body: ResponseBody<ChallengeBeacon> = beacon
       ? {
           verificationId: v.id,
           step: beacon.step,
@@ -63,9 +64,8 @@ export function registerChallenge(router: Router, deps: AppDeps): void {
           nonce: beacon.nonce,
           expiresAt: beacon.expiresAt,
           done: false,
-          requestId: ctx.state.requestId,
         }
-      : { verificationId: v.id, done: true, requestId: ctx.state.requestId };
+      : { verificationId: v.id, done: true };
     ctx.body = body;
   });
 }
@@ -108,7 +108,9 @@ async function issueStep(deps: AppDeps, trx: Transaction<Database>, verification
   await trx
     .insertInto('liveness_steps')
     .values(values)
-    .onConflict((oc) => oc.columns(['verification_id', 'step']).doUpdateSet({ pose, nonce: values.nonce, issued_at: now, expires_at: values.expires_at }))
+    .onConflict((oc) =>
+      oc.columns(['verification_id', 'step']).doUpdateSet({ pose, nonce: values.nonce, issued_at: now, expires_at: values.expires_at }),
+    )
     .execute();
   await trx.updateTable('verifications').set({ liveness_steps_issued: step }).where('id', '=', verificationId).execute();
   return { ...(await readStep(deps, trx, verificationId, step)), expired: false };

@@ -1,13 +1,13 @@
 import type Router from '@koa/router';
-import { initRequestSchema, LIMITS, LIVENESS_ANCHOR_ROLE, slotKey, type InitResponse, type UploadSlot } from '@service/contract';
-import { sql } from 'kysely';
+import { initRequestSchema, LIMITS, LIVENESS_ANCHOR_ROLE, slotKey, slotOf, type InitResponse, type UploadSlot } from '@service/contract';
 import type { AppDeps } from '../app-deps.js';
 import { authenticate } from '../auth/authenticate.js';
+import { admitAndCreateIntent, type IntentValues } from '../auth/gate.js';
 import { readJsonObject } from '../http/read-body.js';
+import { route, type ResponseBody } from '../http/route.js';
 import { validateBody } from '../http/validate.js';
-import { newUploadToken, newVerificationId, sha256Hex } from '../util/ids.js';
 import { assertWithinLimit, tenantKey } from '../rate-limit/rate-limiter.js';
-import { routeName } from './route-name.js';
+import { newUploadToken, newVerificationId, sha256Hex } from '../util/ids.js';
 
 export function uploadSlot(deps: AppDeps, tenantId: string, verificationId: string, role: string, token: string): UploadSlot {
   return {
@@ -18,19 +18,14 @@ export function uploadSlot(deps: AppDeps, tenantId: string, verificationId: stri
   };
 }
 
-interface InitColumns {
-  tenantCount: number | null;
-  tenantRetryAfter: number | null;
-  expiresAt: number | null;
-}
-
 /**
  * POST /v1/verify/init: a new verification intent with its three upload slots. On the hot path the
- * whole request is one statement: IP limit, key lookup, tenant limit and the insert, each step
- * running only if the ones before it passed; the checks then raise errors in contract order.
+ * whole request is one statement (the gate's: IP limit, key lookup, tenant limit and the insert,
+ * each step running only if the ones before it passed); the checks then raise errors in contract
+ * order.
  */
 export function registerInit(router: Router, deps: AppDeps): void {
-  router.post('/v1/verify/init', routeName('POST /v1/verify/init'), async (ctx) => {
+  route(router, 'POST /v1/verify/init', async (ctx) => {
     // A bad body is reported only after authentication (401 before 400).
     const received = await readJsonObject(ctx).then(
       (value) => ({ value }),
@@ -47,34 +42,25 @@ export function registerInit(router: Router, deps: AppDeps): void {
     const input = parsed!.data!;
     const verificationId = newVerificationId();
     const token = newUploadToken();
-    const now = deps.clock.now();
-    const row = await authenticate<InitColumns>(ctx, deps, {
-      tenantLimit: 'none',
-      followUp: {
-        ctes: sql`tl as (${deps.limiter.hitSql(sql<string>`'tenant:init:' || k."tenantId"`, sql`from k where k.ok`)}),
-          ins as (
-            insert into verifications
-              (id, tenant_id, mode, upload_token_hash, user_ref, submitted_full_name, country, document_type,
-               active_liveness, created_at, slots_expire_at, intent_expires_at)
-            select ${verificationId}, k."tenantId", k.mode, ${sha256Hex(token)}, ${input.userRef ?? null},
-                   ${input.submittedFullName ?? null}, ${input.country ?? null}, ${input.documentType ?? null},
-                   ${input.activeLiveness}, ${now}, ${now} + make_interval(secs => ${LIMITS.uploadSlotSeconds}),
-                   ${now} + make_interval(secs => ${LIMITS.intentSeconds})
-            from k join tl on tl.count <= ${LIMITS.perTenantPerMinute.init}
-            returning floor(extract(epoch from slots_expire_at))::int as "expiresAt"
-          )`,
-        columns: sql`tl.count as "tenantCount", tl."retryAfter" as "tenantRetryAfter", ins."expiresAt"`,
-        joins: sql`left join tl on true left join ins on true`,
-      },
-    });
+    const intent: IntentValues = {
+      verificationId,
+      uploadTokenHash: sha256Hex(token),
+      userRef: input.userRef ?? null,
+      submittedFullName: input.submittedFullName ?? null,
+      country: input.country ?? null,
+      documentType: input.documentType ?? null,
+      activeLiveness: input.activeLiveness,
+      now: deps.clock.now(),
+    };
+    const row = await authenticate(ctx, deps, { tenantLimit: 'none' }, (credentials) => admitAndCreateIntent(deps, credentials, intent));
     assertWithinLimit({ count: row.tenantCount ?? 0, retryAfter: row.tenantRetryAfter ?? 60 }, LIMITS.perTenantPerMinute.init);
     if (row.expiresAt == null) throw new Error('init: checks passed but no row was inserted');
     const auth = ctx.state.auth!;
 
     const slot = (role: string) => uploadSlot(deps, auth.tenantId, verificationId, role, token);
-    const body: InitResponse = {
+    const body: ResponseBody<InitResponse> = {
       verificationId,
-      uploads: { docFront: slot('doc-front'), docBack: slot('doc-back'), selfie: slot('selfie') },
+      uploads: { docFront: slot(slotOf('docFront')), docBack: slot(slotOf('docBack')), selfie: slot(slotOf('selfie')) },
       expiresAt: row.expiresAt,
       ...(input.activeLiveness
         ? {
@@ -87,7 +73,6 @@ export function registerInit(router: Router, deps: AppDeps): void {
             },
           }
         : {}),
-      requestId: ctx.state.requestId,
     };
     ctx.status = 200;
     ctx.body = body;

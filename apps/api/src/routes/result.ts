@@ -4,11 +4,11 @@ import type { AppDeps } from '../app-deps.js';
 import { requireApiKey } from '../auth/authenticate.js';
 import { verificationNotFound } from '../http/api-error.js';
 import { toResultRecord } from '../verifications/result-record.js';
-import { routeName } from './route-name.js';
+import { route } from '../http/route.js';
 
 /** GET /v1/verify/:id, secret keys only. Other tenant's, other mode's, unknown or malformed: 404. */
 export function registerResult(router: Router, deps: AppDeps): void {
-  router.get('/v1/verify/:id', routeName('GET /v1/verify/:id'), requireApiKey(deps, { tenantLimit: 'result', secretOnly: true }), async (ctx) => {
+  route(router, 'GET /v1/verify/:id', requireApiKey(deps, { tenantLimit: 'result', secretOnly: true }), async (ctx) => {
     const auth = ctx.state.auth!;
     const { id } = ctx.params as { id: string };
     if (!VERIFICATION_ID_PATTERN.test(id)) throw verificationNotFound();
@@ -20,6 +20,6 @@ export function registerResult(router: Router, deps: AppDeps): void {
       .where('mode', '=', auth.mode)
       .executeTakeFirst();
     if (!v) throw verificationNotFound();
-    ctx.body = toResultRecord(v, ctx.state.requestId);
+    ctx.body = toResultRecord(v);
   });
 }

@@ -1,5 +1,14 @@
 import type Router from '@koa/router';
-import { LIMITS, LIVENESS_ANCHOR_ROLE, slotKey, stepFrameRoles, submitRequestSchema, type SubmitResponse } from '@service/contract';
+import {
+  CAPTURE_ROLE_INFO,
+  LIMITS,
+  LIVENESS_ANCHOR_ROLE,
+  slotKey,
+  stepFrameRoles,
+  submitRequestSchema,
+  type CaptureRole,
+  type SubmitResponse,
+} from '@service/contract';
 import { sql } from 'kysely';
 import type { AppDeps } from '../app-deps.js';
 import { requireApiKey } from '../auth/authenticate.js';
@@ -7,7 +16,10 @@ import { ApiError, invalidBody, verificationNotFound } from '../http/api-error.j
 import { readJsonObject } from '../http/read-body.js';
 import { validateBody } from '../http/validate.js';
 import { QUEUES } from '../queue/job-queue.js';
-import { routeName } from './route-name.js';
+import { route, type ResponseBody } from '../http/route.js';
+
+/** The order submit checks the captures in (the interface's table order). */
+const SUBMIT_ORDER: readonly CaptureRole[] = ['docFront', 'selfie', 'docBack'];
 
 const LIVENESS_ROLES = [LIVENESS_ANCHOR_ROLE, ...Array.from({ length: LIMITS.livenessSteps }, (_, i) => stepFrameRoles(i + 1)).flat()];
 
@@ -17,7 +29,7 @@ const LIVENESS_ROLES = [LIVENESS_ANCHOR_ROLE, ...Array.from({ length: LIMITS.liv
  * submit survives a crash and a repeat never charges or processes twice.
  */
 export function registerSubmit(router: Router, deps: AppDeps): void {
-  router.post('/v1/verify/submit', routeName('POST /v1/verify/submit'), requireApiKey(deps, { tenantLimit: 'submit' }), async (ctx) => {
+  route(router, 'POST /v1/verify/submit', requireApiKey(deps, { tenantLimit: 'submit' }), async (ctx) => {
     const auth = ctx.state.auth!;
     const input = validateBody(submitRequestSchema, await readJsonObject(ctx));
 
@@ -36,21 +48,20 @@ export function registerSubmit(router: Router, deps: AppDeps): void {
       if (v.status !== null) return { status: v.status, verdict: v.verdict, fresh: false };
       if (v.intent_expired) throw verificationNotFound();
 
-      const expected = (role: string) => slotKey(v.tenant_id, v.id, role);
-      if (input.keys.docFront !== expected('doc-front')) throw invalidBody('doc_front_key_mismatch', 'keys.docFront differs from the key init issued');
-      if (input.keys.selfie !== expected('selfie')) throw invalidBody('selfie_key_mismatch', 'keys.selfie differs from the key init issued');
-      if (input.keys.docBack !== undefined && input.keys.docBack !== expected('doc-back')) {
-        throw invalidBody('doc_back_key_mismatch', 'keys.docBack differs from the key init issued');
+      // docBack is optional: checked only when the client sends its key. Keys first, then uploads.
+      const sent = SUBMIT_ORDER.filter((role) => input.keys[role] !== undefined);
+      const expected = (role: CaptureRole) => slotKey(v.tenant_id, v.id, CAPTURE_ROLE_INFO[role].slot);
+      for (const role of sent) {
+        if (input.keys[role] !== expected(role)) {
+          throw invalidBody(CAPTURE_ROLE_INFO[role].keyMismatch, `keys.${role} differs from the key init issued`);
+        }
       }
-
       const uploaded = new Set(
         (await trx.selectFrom('verification_uploads').select('role').where('verification_id', '=', v.id).execute()).map((r) => r.role),
       );
-      const stored = async (role: string) => uploaded.has(role) && (await deps.blobs.exists(expected(role)));
-      if (!(await stored('doc-front'))) throw invalidBody('doc_front_not_uploaded', 'No image was uploaded to the document front slot');
-      if (!(await stored('selfie'))) throw invalidBody('selfie_not_uploaded', 'No image was uploaded to the selfie slot');
-      if (input.keys.docBack !== undefined && !(await stored('doc-back'))) {
-        throw invalidBody('doc_back_not_uploaded', 'No image was uploaded to the document back slot');
+      for (const role of sent) {
+        const stored = uploaded.has(CAPTURE_ROLE_INFO[role].slot) && (await deps.blobs.exists(expected(role)));
+        if (!stored) throw invalidBody(CAPTURE_ROLE_INFO[role].notUploaded, `No image was uploaded to the ${role} slot`);
       }
       if (v.active_liveness && !LIVENESS_ROLES.every((r) => uploaded.has(r))) {
         throw invalidBody('liveness_incomplete', 'The liveness anchor and every challenge frame must be uploaded before submit');
@@ -77,11 +88,10 @@ export function registerSubmit(router: Router, deps: AppDeps): void {
     });
     if (result.fresh) deps.queue.notify(QUEUES.verification);
 
-    const body: SubmitResponse = {
+    const body: ResponseBody<SubmitResponse> = {
       verificationId: input.verificationId,
       status: result.status,
       ...(result.status === 'completed' ? { verdict: result.verdict } : {}),
-      requestId: ctx.state.requestId,
     };
     ctx.status = 202;
     ctx.body = body;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { BlobStore } from './blob-store.js';
@@ -44,5 +45,15 @@ export class FsBlobStore implements BlobStore {
 
   async deletePrefix(prefix: string): Promise<void> {
     await fs.rm(this.pathOf(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
+  }
+
+  async ready(): Promise<boolean> {
+    try {
+      await fs.mkdir(this.root, { recursive: true });
+      await fs.access(this.root, constants.R_OK | constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { FailureCode } from '@service/contract';
 import type { AppDeps } from '../app-deps.js';
 import { QUEUES } from '../queue/job-queue.js';
 import type { VerificationOutcome } from '../pipeline/pipeline.js';
@@ -32,7 +33,7 @@ export async function completeVerification(deps: AppDeps, verificationId: string
 }
 
 /** processing -> failed (the pipeline itself failed after its retries), with `verification.failed`. */
-export async function failVerification(deps: AppDeps, verificationId: string, failureCode: string): Promise<boolean> {
+export async function failVerification(deps: AppDeps, verificationId: string, failureCode: FailureCode): Promise<boolean> {
   const done = await deps.db.transaction().execute(async (trx) => {
     const v = await trx
       .updateTable('verifications')

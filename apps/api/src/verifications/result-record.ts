@@ -1,5 +1,6 @@
 import type { ResultRecord } from '@service/contract';
 import type { Verification } from '../db/types.js';
+import type { ResponseBody } from '../http/route.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -7,7 +8,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * The result record of decisions.md. Never `userRef`, never the typed name. A verification not
  * yet submitted reads `queued` with `submittedAt: null` (the pipeline has not started).
  */
-export function toResultRecord(v: Verification, requestId: string): ResultRecord & { submittedAt: string | null } {
+export function toResultRecord(v: Verification): ResponseBody<ResultRecord> & { submittedAt: string | null } {
   return {
     verificationId: v.id,
     status: v.status ?? 'queued',
@@ -19,6 +20,5 @@ export function toResultRecord(v: Verification, requestId: string): ResultRecord
     scores: (v.scores as ResultRecord['scores']) ?? null,
     reasons: v.reasons ?? [],
     review: v.review_decision && v.reviewed_at ? { decision: v.review_decision, decidedAt: v.reviewed_at.toISOString() } : null,
-    requestId,
   };
 }

@@ -9,7 +9,12 @@ import { recordEvent } from '../webhooks/outbox.js';
  */
 export async function recordReview(deps: AppDeps, verificationId: string, decision: 'approved' | 'rejected', note: string | null) {
   const out = await deps.db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('verifications').select(['id', 'status', 'verdict', 'review_decision']).where('id', '=', verificationId).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('verifications')
+      .select(['id', 'status', 'verdict', 'review_decision'])
+      .where('id', '=', verificationId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!current) throw new ApiError('verification_not_found', 'Verification not found');
     if (current.status !== 'completed' || current.verdict !== 'review' || current.review_decision !== null) {
       throw new ApiError('not_in_review', 'Only a verification with a `review` verdict awaiting a decision can be reviewed');

@@ -3,12 +3,11 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../app-deps.js';
 import type { JobHandler } from '../queue/job-queue.js';
 import { QUEUES } from '../queue/job-queue.js';
+import type { DeliveryJob } from '../queue/queues.js';
 import { classify, sendWebhook } from './send-webhook.js';
 import { signWebhook } from './signature.js';
 
-export interface DeliveryJob {
-  deliveryId: string;
-}
+export type { DeliveryJob };
 
 export interface DeliveryOptions {
   /** Waits after a failed attempt; the contract's 5 s, 30 s, 2 min, 10 min unless a test shortens them. */
@@ -30,7 +29,17 @@ export function deliverWebhookJob(deps: AppDeps, opts: DeliveryOptions): JobHand
       .selectFrom('webhook_deliveries as d')
       .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
       .innerJoin('tenants as t', 't.id', 'd.tenant_id')
-      .select(['d.id', 'd.status', 'd.attempts', 'd.round_attempts', 'e.id as eventId', 'e.type', 'e.body', 't.webhook_url', 't.webhook_secret'])
+      .select([
+        'd.id',
+        'd.status',
+        'd.attempts',
+        'd.round_attempts',
+        'e.id as eventId',
+        'e.type',
+        'e.body',
+        't.webhook_url',
+        't.webhook_secret',
+      ])
       .where('d.id', '=', deliveryId)
       .executeTakeFirst();
     if (!d || d.status !== 'pending') return;
@@ -62,7 +71,14 @@ export function deliverWebhookJob(deps: AppDeps, opts: DeliveryOptions): JobHand
     await deps.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('webhook_attempts')
-        .values({ delivery_id: d.id, attempt: d.attempts + 1, started_at: startedAt, status_code: result.statusCode, error: result.error, latency_ms: result.latencyMs })
+        .values({
+          delivery_id: d.id,
+          attempt: d.attempts + 1,
+          started_at: startedAt,
+          status_code: result.statusCode,
+          error: result.error,
+          latency_ms: result.latencyMs,
+        })
         .execute();
       await trx
         .updateTable('webhook_deliveries')
@@ -80,6 +96,9 @@ export function deliverWebhookJob(deps: AppDeps, opts: DeliveryOptions): JobHand
         .execute();
       if (next !== null) await deps.queue.sendInTransaction(trx, QUEUES.webhook, { deliveryId: d.id }, { startAfterSeconds: next });
     });
-    deps.logger.info({ deliveryId: d.id, eventType: d.type, attempt: d.attempts + 1, statusCode: result.statusCode, error: result.error, outcome: status }, 'webhook attempt');
+    deps.logger.info(
+      { deliveryId: d.id, eventType: d.type, attempt: d.attempts + 1, statusCode: result.statusCode, error: result.error, outcome: status },
+      'webhook attempt',
+    );
   };
 }

@@ -10,7 +10,18 @@ export async function listDeliveries(deps: AppDeps, tenantId: string, opts: { st
   let q = deps.db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-    .select(['d.id', 'd.event_id', 'e.type', 'e.verification_id', 'd.status', 'd.attempts', 'd.last_status_code', 'd.last_error', 'd.next_attempt_at', 'd.created_at'])
+    .select([
+      'd.id',
+      'd.event_id',
+      'e.type',
+      'e.verification_id',
+      'd.status',
+      'd.attempts',
+      'd.last_status_code',
+      'd.last_error',
+      'd.next_attempt_at',
+      'd.created_at',
+    ])
     .where('d.tenant_id', '=', tenantId)
     .orderBy('d.created_at', 'desc')
     .orderBy('d.id')
@@ -18,7 +29,16 @@ export async function listDeliveries(deps: AppDeps, tenantId: string, opts: { st
   if (opts.status) q = q.where('d.status', '=', opts.status as 'pending');
   const rows = await q.execute();
   const attempts = rows.length
-    ? await deps.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('attempt').execute()
+    ? await deps.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where(
+          'delivery_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('attempt')
+        .execute()
     : [];
   return rows.map((r) => ({
     id: r.id,
@@ -33,14 +53,25 @@ export async function listDeliveries(deps: AppDeps, tenantId: string, opts: { st
     createdAt: r.created_at.toISOString(),
     attemptLog: attempts
       .filter((a) => a.delivery_id === r.id)
-      .map((a) => ({ attempt: a.attempt, at: a.started_at.toISOString(), statusCode: a.status_code, error: a.error, latencyMs: a.latency_ms })),
+      .map((a) => ({
+        attempt: a.attempt,
+        at: a.started_at.toISOString(),
+        statusCode: a.status_code,
+        error: a.error,
+        latencyMs: a.latency_ms,
+      })),
   }));
 }
 
 /** A failed delivery goes back to pending, due now, with a fresh retry schedule. */
 export async function requeueDelivery(deps: AppDeps, deliveryId: string) {
   const out = await deps.db.transaction().execute(async (trx) => {
-    const d = await trx.selectFrom('webhook_deliveries').select(['id', 'status']).where('id', '=', deliveryId).forUpdate().executeTakeFirst();
+    const d = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'status'])
+      .where('id', '=', deliveryId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!d) return null;
     if (d.status === 'failed') {
       await requeueRows(deps, trx, [d.id]);

@@ -47,7 +47,15 @@ export async function recordEvent(
   const now = deps.clock.now();
   await trx
     .insertInto('webhook_deliveries')
-    .values({ id: deliveryId, event_id: eventId, tenant_id: v.tenant_id, status: 'pending', next_attempt_at: now, created_at: now, updated_at: now })
+    .values({
+      id: deliveryId,
+      event_id: eventId,
+      tenant_id: v.tenant_id,
+      status: 'pending',
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    })
     .execute();
   await deps.queue.sendInTransaction(trx, QUEUES.webhook, { deliveryId });
   return { eventId, deliveryId };

@@ -1,6 +1,7 @@
+import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { LIMITS } from '@service/contract';
+import { isLoopbackHost, LIMITS } from '@service/contract';
 import { guardedLookup, isPublicAddress, SsrfBlockedError } from './ssrf-guard.js';
 
 export interface SendResult {
@@ -22,7 +23,8 @@ export interface SendRequest {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * One POST to a receiver: https only, SSRF-guarded lookup, no redirects followed (a 3xx is just a
+ * One POST to a receiver: https only (plain http only to a loopback host, and only when private
+ * networks are allowed: development), SSRF-guarded lookup, no redirects followed (a 3xx is just a
  * status), 5 s to connect and 10 s in all, at most 64 KiB of response read.
  */
 export function sendWebhook(req: SendRequest): Promise<SendResult> {
@@ -30,6 +32,7 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    // eslint-disable-next-line prefer-const -- finish() reads it before the timer is set
     let total: NodeJS.Timeout | undefined;
     const finish = (statusCode: number | null, error: string | null) => {
       if (settled) return;
@@ -44,15 +47,16 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
     } catch {
       return finish(null, 'invalid_url');
     }
-    if (url.protocol !== 'https:') return finish(null, 'https_required');
+    const plain = url.protocol === 'http:' && req.allowPrivateNetworks && isLoopbackHost(url.hostname);
+    if (url.protocol !== 'https:' && !plain) return finish(null, 'https_required');
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(literal) && !req.allowPrivateNetworks && !isPublicAddress(literal)) return finish(null, 'ssrf_blocked');
 
-    const request = https.request(
+    const request = (plain ? http : https).request(
       {
-        protocol: 'https:',
+        protocol: plain ? 'http:' : 'https:',
         hostname: literal,
-        port: url.port || 443,
+        port: url.port || (plain ? 80 : 443),
         path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: { ...req.headers, 'Content-Length': Buffer.byteLength(req.body), 'User-Agent': 'service-webhooks/1' },
@@ -80,7 +84,7 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
         finish(null, 'connect_timeout');
         request.destroy();
       }, req.connectTimeoutMs ?? LIMITS.webhookConnectTimeoutMs);
-      socket.once('secureConnect', () => clearTimeout(connectTimer));
+      socket.once(plain ? 'connect' : 'secureConnect', () => clearTimeout(connectTimer));
       socket.once('close', () => clearTimeout(connectTimer));
     });
     request.on('error', (err: NodeJS.ErrnoException) => {
@@ -95,7 +99,8 @@ export function sendWebhook(req: SendRequest): Promise<SendResult> {
 /** 2xx delivered; 5xx, 408, 429, timeouts and connection errors retried; the rest permanent. */
 export function classify(result: SendResult): 'delivered' | 'retry' | 'permanent' {
   const s = result.statusCode;
-  if (s === null) return result.error === 'ssrf_blocked' || result.error === 'https_required' || result.error === 'invalid_url' ? 'permanent' : 'retry';
+  if (s === null)
+    return result.error === 'ssrf_blocked' || result.error === 'https_required' || result.error === 'invalid_url' ? 'permanent' : 'retry';
   if (s >= 200 && s < 300) return 'delivered';
   if (s >= 500 || s === 408 || s === 429) return 'retry';
   return 'permanent';

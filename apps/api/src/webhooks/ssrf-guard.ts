@@ -36,7 +36,7 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
         return callback(new SsrfBlockedError('Webhook host resolves to a non-public address'), '', 0);
       }
       const chosen = list[0]!;
-      if ((options as dns.LookupAllOptions).all) return (callback as any)(null, [chosen]);
+      if ((options as dns.LookupAllOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, [chosen]);
       callback(null, chosen.address, chosen.family);
     });
   };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, serviceWithTenant, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -12,8 +12,16 @@ afterAll(() => svc?.close());
 describe('operator API', () => {
   it('wrong or missing token: 401 invalid_admin_token', async () => {
     expectErrorShape(await call(svc.url, 'POST', '/admin/v1/tenants', { json: { name: 'x' } }), 401, 'invalid_admin_token');
-    expectErrorShape(await call(svc.url, 'GET', `/admin/v1/tenants/${t.tenantId}`, { headers: { Authorization: 'Bearer nope' } }), 401, 'invalid_admin_token');
-    expectErrorShape(await call(svc.url, 'GET', `/admin/v1/tenants/${t.tenantId}`, { headers: { Authorization: `Bearer ${t.keys.secret}` } }), 401, 'invalid_admin_token');
+    expectErrorShape(
+      await call(svc.url, 'GET', `/admin/v1/tenants/${t.tenantId}`, { headers: { Authorization: 'Bearer nope' } }),
+      401,
+      'invalid_admin_token',
+    );
+    expectErrorShape(
+      await call(svc.url, 'GET', `/admin/v1/tenants/${t.tenantId}`, { headers: { Authorization: `Bearer ${t.keys.secret}` } }),
+      401,
+      'invalid_admin_token',
+    );
   });
 
   it('creates a tenant with four keys of the four prefixes, credits default 0', async () => {
@@ -30,7 +38,12 @@ describe('operator API', () => {
   });
 
   it('reads and patches a tenant; unknown tenant is 404', async () => {
-    expect((await api.admin('GET', `/admin/v1/tenants/${t.tenantId}`)).body).toMatchObject({ tenantId: t.tenantId, name: 'Acme', credits: 5, webhook: null });
+    expect((await api.admin('GET', `/admin/v1/tenants/${t.tenantId}`)).body).toMatchObject({
+      tenantId: t.tenantId,
+      name: 'Acme',
+      credits: 5,
+      webhook: null,
+    });
     expect((await api.admin('PATCH', `/admin/v1/tenants/${t.tenantId}`, { credits: 7 })).body.credits).toBe(7);
     expect((await api.admin('GET', '/admin/v1/tenants/tn_nope')).status).toBe(404);
   });
@@ -50,7 +63,9 @@ describe('operator API', () => {
     expect(JSON.stringify(ok.body)).not.toContain('first-secret');
     const kept = await api.admin('PATCH', path, { webhook: { url: 'https://hooks.example.com/y', secret: '' } });
     expect(kept.body.webhook.url).toBe('https://hooks.example.com/y');
-    const stored = async () => (await svc.deps.db.selectFrom('tenants').select('webhook_secret').where('id', '=', t.tenantId).executeTakeFirstOrThrow()).webhook_secret;
+    const stored = async () =>
+      (await svc.deps.db.selectFrom('tenants').select('webhook_secret').where('id', '=', t.tenantId).executeTakeFirstOrThrow())
+        .webhook_secret;
     expect(await stored()).toBe('first-secret-0123456789ab');
     await api.admin('PATCH', path, { webhook: { url: 'https://hooks.example.com/y', secret: 'second-secret-0123456789' } });
     expect(await stored()).toBe('second-secret-0123456789');
@@ -58,15 +73,30 @@ describe('operator API', () => {
   });
 
   it('creates keys with origins, lists them without secrets, patches and revokes', async () => {
-    const r = await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, { family: 'secret', mode: 'test', allowedOrigins: ['App.Example.com'] });
+    const r = await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, {
+      family: 'secret',
+      mode: 'test',
+      allowedOrigins: ['App.Example.com'],
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ family: 'secret', mode: 'test', allowedOrigins: ['app.example.com'] });
     expect(r.body.key).toMatch(/^qv_sect_/);
     expect((await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, { family: 'admin', mode: 'live' })).status).toBe(400);
-    expect((await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, { family: 'secret', mode: 'live', allowedOrigins: ['https://x.com'] })).status).toBe(400);
+    expect(
+      (
+        await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, {
+          family: 'secret',
+          mode: 'live',
+          allowedOrigins: ['https://x.com'],
+        })
+      ).status,
+    ).toBe(400);
     const list = await api.admin('GET', `/admin/v1/tenants/${t.tenantId}/keys`);
     expect(list.body.keys.length).toBeGreaterThanOrEqual(5);
     expect(JSON.stringify(list.body)).not.toContain(r.body.key);
+    // Keys are told apart by a non-secret prefix and the last four characters.
+    const listed = list.body.keys.find((k: { keyId: string }) => k.keyId === r.body.keyId);
+    expect(listed).toMatchObject({ prefix: 'qv_sect_', lastFour: r.body.key.slice(-4) });
     const revoked = await api.admin('POST', `/admin/v1/keys/${r.body.keyId}/revoke`);
     expect(revoked.body.revoked).toBe(true);
     expect((await api.admin('POST', '/admin/v1/keys/key_nope/revoke')).status).toBe(404);
@@ -76,21 +106,45 @@ describe('operator API', () => {
     const approve = await api.prepared(t.keys.publishableTest, { submittedFullName: 'Test Approve' });
     await api.submit(t.keys.secretTest, approve);
     await api.waitForStatus(t.keys.secretTest, approve.verificationId, ['completed']);
-    expectErrorShape(await api.admin('POST', `/admin/v1/verifications/${approve.verificationId}/review`, { verdict: 'approved' }), 409, 'not_in_review');
+    expectErrorShape(
+      await api.admin('POST', `/admin/v1/verifications/${approve.verificationId}/review`, { verdict: 'approved' }),
+      409,
+      'not_in_review',
+    );
 
     const review = await api.prepared(t.keys.publishableTest, { submittedFullName: 'Test Review' });
-    expectErrorShape(await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'approved' }), 409, 'not_in_review');
+    expectErrorShape(
+      await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'approved' }),
+      409,
+      'not_in_review',
+    );
     await api.submit(t.keys.secretTest, review);
     await api.waitForStatus(t.keys.secretTest, review.verificationId, ['completed']);
     expect((await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'maybe' })).status).toBe(400);
-    const decided = await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'rejected', note: 'document photo tampered' });
+    const decided = await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, {
+      verdict: 'rejected',
+      note: 'document photo tampered',
+    });
     expect(decided.status).toBe(200);
     const record = await api.result(t.keys.secretTest, review.verificationId);
     expect(record.body).toMatchObject({ status: 'completed', verdict: 'rejected', review: { decision: 'rejected' } });
     expect(JSON.stringify(record.body)).not.toContain('tampered');
-    expectErrorShape(await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'approved' }), 409, 'not_in_review');
-    expectErrorShape(await api.admin('POST', '/admin/v1/verifications/vf_DDDDDDDDDDDDDDDDDDDD/review', { verdict: 'approved' }), 404, 'verification_not_found');
-    const events = await svc.deps.db.selectFrom('webhook_events').select(['type', 'body']).where('verification_id', '=', review.verificationId).orderBy('created_at').execute();
+    expectErrorShape(
+      await api.admin('POST', `/admin/v1/verifications/${review.verificationId}/review`, { verdict: 'approved' }),
+      409,
+      'not_in_review',
+    );
+    expectErrorShape(
+      await api.admin('POST', '/admin/v1/verifications/vf_DDDDDDDDDDDDDDDDDDDD/review', { verdict: 'approved' }),
+      404,
+      'verification_not_found',
+    );
+    const events = await svc.deps.db
+      .selectFrom('webhook_events')
+      .select(['type', 'body'])
+      .where('verification_id', '=', review.verificationId)
+      .orderBy('created_at')
+      .execute();
     expect(events.map((e) => e.type)).toEqual(['verification.needs_review', 'verification.reviewed']);
     expect(JSON.parse(events[1]!.body).verdict).toBe('rejected');
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, serviceWithTenant, call, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -12,8 +12,16 @@ afterAll(() => svc?.close());
 describe('API keys', () => {
   it('no Authorization header, or not a Bearer token: 401 missing_api_key', async () => {
     expectErrorShape(await call(svc.url, 'POST', '/v1/verify/init', { json: {} }), 401, 'missing_api_key');
-    expectErrorShape(await call(svc.url, 'POST', '/v1/verify/init', { json: {}, headers: { Authorization: `Basic ${t.keys.publishable}` } }), 401, 'missing_api_key');
-    expectErrorShape(await call(svc.url, 'POST', '/v1/verify/init', { json: {}, headers: { Authorization: t.keys.publishable } }), 401, 'missing_api_key');
+    expectErrorShape(
+      await call(svc.url, 'POST', '/v1/verify/init', { json: {}, headers: { Authorization: `Basic ${t.keys.publishable}` } }),
+      401,
+      'missing_api_key',
+    );
+    expectErrorShape(
+      await call(svc.url, 'POST', '/v1/verify/init', { json: {}, headers: { Authorization: t.keys.publishable } }),
+      401,
+      'missing_api_key',
+    );
   });
 
   it.each([
@@ -60,7 +68,11 @@ describe('allowed origins', () => {
   let key: string;
   let keyId: string;
   beforeAll(async () => {
-    const r = await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, { family: 'publishable', mode: 'live', allowedOrigins: ['shop.example.com'] });
+    const r = await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/keys`, {
+      family: 'publishable',
+      mode: 'live',
+      allowedOrigins: ['shop.example.com'],
+    });
     expect(r.body.allowedOrigins).toEqual(['shop.example.com']);
     key = r.body.key;
     keyId = r.body.keyId;
@@ -69,6 +81,7 @@ describe('allowed origins', () => {
   it('compares hostnames only (scheme and port ignored)', async () => {
     expect((await api.init(key, {}, { Origin: 'https://shop.example.com' })).status).toBe(200);
     expect((await api.init(key, {}, { Origin: 'http://shop.example.com:8443' })).status).toBe(200);
+    expect((await api.init(key, {}, { Origin: 'https://SHOP.Example.com' })).status).toBe(200);
   });
 
   it('rejects another origin with 403 origin_not_allowed', async () => {
@@ -151,7 +164,15 @@ describe('tenant isolation and modes', () => {
     expect(text).not.toContain('user-778');
     expect(text).not.toContain('Ada');
     expect(r.body).not.toHaveProperty('userRef');
-    expect(r.body).toMatchObject({ verificationId: init.body.verificationId, status: 'queued', verdict: null, mode: 'live', completedAt: null, reasons: [], review: null });
+    expect(r.body).toMatchObject({
+      verificationId: init.body.verificationId,
+      status: 'queued',
+      verdict: null,
+      mode: 'live',
+      completedAt: null,
+      reasons: [],
+      review: null,
+    });
     expect(new Date(r.body.createdAt).toISOString()).toBe(r.body.createdAt);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, reason, serviceWithTenant, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, reason, serviceWithTenant, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -10,7 +10,9 @@ beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
 
 const next = (init: any, headers?: Record<string, string>) =>
-  call(svc.url, 'GET', `/v1/verify/challenge/${init.verificationId}/next`, { headers: headers ?? { 'X-Service-Upload-Token': init.uploads.selfie.headers['X-Service-Upload-Token'] } });
+  call(svc.url, 'GET', `/v1/verify/challenge/${init.verificationId}/next`, {
+    headers: headers ?? { 'X-Service-Upload-Token': init.uploads.selfie.headers['X-Service-Upload-Token'] },
+  });
 
 async function livenessInit(name = 'Test Approve') {
   return api.prepared(t.keys.publishableTest, { activeLiveness: true, submittedFullName: name });
@@ -35,7 +37,8 @@ describe('active-liveness challenge', () => {
       expect(again.body).toMatchObject({ step, pose: b.body.pose, nonce: b.body.nonce, expiresAt: b.body.expiresAt });
       // A frame of a step whose beacon was not issued yet.
       if (step < 4) expect(reason(await api.uploadRole(init, `liveness-${step + 1}-1`))).toBe('key_mismatch');
-      for (const role of b.body.roles) expect((await api.uploadRole(init, role, fakeJpeg(), { 'X-Service-Capture-Source': 'camera' })).status).toBe(200);
+      for (const role of b.body.roles)
+        expect((await api.uploadRole(init, role, fakeJpeg(), { 'X-Service-Capture-Source': 'camera' })).status).toBe(200);
     }
     expect(nonces.size).toBe(4);
     const done = await next(init);
@@ -69,8 +72,12 @@ describe('active-liveness challenge', () => {
   it('capture source upload is refused for the anchor and frames', async () => {
     const init = await livenessInit();
     await next(init);
-    expect(reason(await api.uploadRole(init, 'liveness-anchor', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe('upload_source_forbidden_for_biometric');
-    expect(reason(await api.uploadRole(init, 'liveness-1-1', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe('upload_source_forbidden_for_biometric');
+    expect(reason(await api.uploadRole(init, 'liveness-anchor', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe(
+      'upload_source_forbidden_for_biometric',
+    );
+    expect(reason(await api.uploadRole(init, 'liveness-1-1', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe(
+      'upload_source_forbidden_for_biometric',
+    );
   });
 
   it('auth and scope: token header only; no challenge without opt-in; 404 for unknown', async () => {

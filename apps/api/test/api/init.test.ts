@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, serviceWithTenant, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -86,7 +86,10 @@ describe('POST /v1/verify/init', () => {
   });
 
   it('accepts an empty body as {}', async () => {
-    const r = await fetch(`${svc.url}/v1/verify/init`, { method: 'POST', headers: { Authorization: `Bearer ${t.keys.publishable}`, 'x-test-client-ip': '203.0.113.10' } });
+    const r = await fetch(`${svc.url}/v1/verify/init`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${t.keys.publishable}`, 'x-test-client-ip': '203.0.113.10' },
+    });
     expect(r.status).toBe(200);
   });
 

@@ -45,7 +45,15 @@ describe('request logs', () => {
     expect(typeof first.latencyMs).toBe('number');
 
     const all = lines.join('\n');
-    for (const secret of [...Object.values(t.keys), token, name, 'Secretname', 'user-ref-778', 'qv_pub_SSSS', image.toString('base64').slice(0, 40)]) {
+    for (const secret of [
+      ...Object.values(t.keys),
+      token,
+      name,
+      'Secretname',
+      'user-ref-778',
+      'qv_pub_SSSS',
+      image.toString('base64').slice(0, 40),
+    ]) {
       expect(all).not.toContain(secret);
     }
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -11,7 +11,9 @@ afterAll(() => svc?.close());
 
 /** Puts the shared clock a few seconds into a fresh minute so a burst cannot straddle two buckets. */
 async function startOfMinute() {
-  const { rows } = await (await import('kysely')).sql<{ s: number }>`select extract(epoch from ${svc.clock.now()})::float8 as s`.execute(svc.deps.db);
+  const { rows } = await (
+    await import('kysely')
+  ).sql<{ s: number }>`select extract(epoch from ${svc.clock.now()})::float8 as s`.execute(svc.deps.db);
   const s = rows[0]!.s;
   svc.clock.advance(60 - (s % 60) + 1);
 }
@@ -23,8 +25,12 @@ describe('per-IP limit: 100 per clock minute over every rate-limited route, befo
     const init = await api.init(t.keys.publishable, {}, ip);
     expect(init.status).toBe(200);
     let n = 1;
-    for (; n < 40; n++) expect((await call(svc.url, 'GET', `/v1/verify/${init.body.verificationId}`, { headers: { ...bearer(t.keys.secret), ...ip } })).status).toBe(200);
-    for (; n < 70; n++) expect((await call(svc.url, 'PUT', `/v1/verify/upload/${init.body.verificationId}/doc-front`, { headers: ip })).status).toBe(400);
+    for (; n < 40; n++)
+      expect(
+        (await call(svc.url, 'GET', `/v1/verify/${init.body.verificationId}`, { headers: { ...bearer(t.keys.secret), ...ip } })).status,
+      ).toBe(200);
+    for (; n < 70; n++)
+      expect((await call(svc.url, 'PUT', `/v1/verify/upload/${init.body.verificationId}/doc-front`, { headers: ip })).status).toBe(400);
     for (; n < 100; n++) expect((await call(svc.url, 'POST', '/v1/verify/init', { headers: ip, json: {} })).status).toBe(401);
     const limited = await call(svc.url, 'POST', '/v1/verify/init', { headers: { ...bearer('qv_pub_' + 'x'.repeat(30)), ...ip }, json: {} });
     expectErrorShape(limited, 429, 'rate_limited');
@@ -34,7 +40,11 @@ describe('per-IP limit: 100 per clock minute over every rate-limited route, befo
     expect(retry).toBeLessThanOrEqual(60);
     expect(limited.headers.get('retry-after')).toBe(String(retry));
     // Not attributable to a tenant, and checked before the (invalid) key: still 429.
-    expectErrorShape(await call(svc.url, 'PUT', `/v1/verify/upload/${init.body.verificationId}/doc-front`, { headers: ip }), 429, 'rate_limited');
+    expectErrorShape(
+      await call(svc.url, 'PUT', `/v1/verify/upload/${init.body.verificationId}/doc-front`, { headers: ip }),
+      429,
+      'rate_limited',
+    );
     // Another address is unaffected; /health and preflights are never limited.
     expect((await api.init(t.keys.publishable, {}, { 'x-test-client-ip': '203.0.113.51' })).status).toBe(200);
     expect((await call(svc.url, 'GET', '/health', { headers: ip })).status).toBe(200);
@@ -63,8 +73,13 @@ describe('per-tenant limits, each route its own counter', () => {
   it('submit: 30 per minute', async () => {
     await startOfMinute();
     const tenant = await api.tenant();
-    for (let i = 0; i < 30; i++) expect((await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(tenant.keys.secret), json: {} })).status).toBe(400);
-    expectErrorShape(await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(tenant.keys.secret), json: {} }), 429, 'rate_limited');
+    for (let i = 0; i < 30; i++)
+      expect((await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(tenant.keys.secret), json: {} })).status).toBe(400);
+    expectErrorShape(
+      await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(tenant.keys.secret), json: {} }),
+      429,
+      'rate_limited',
+    );
     expect((await api.init(tenant.keys.publishable)).status).toBe(200);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, reason, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, reason, serviceWithTenant, call, bearer, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -43,7 +43,7 @@ describe('POST /v1/verify/submit', () => {
     // Live mode never forces a verdict from the magic names: the vision pipeline runs, and these
     // random bytes are no readable document.
     const done = await api.waitForStatus(t.keys.secret, init.verificationId, ['completed', 'failed'], 60_000);
-    expect(done.body).toMatchObject({ status: 'completed', verdict: 'rejected', reasons: ['document_unreadable'] });
+    expect(done.body).toMatchObject({ status: 'completed', verdict: 'rejected', reasons: expect.arrayContaining(['document_unreadable']) });
     const late = await api.submit(t.keys.secret, init);
     expect(late.body).toMatchObject({ status: 'completed', verdict: 'rejected' });
     expect(await credits(t.tenantId)).toBe(before - 1);
@@ -106,10 +106,16 @@ describe('POST /v1/verify/submit', () => {
   });
 
   it('body validation: verificationId pattern and required keys', async () => {
-    const r1 = await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(t.keys.secretTest), json: { verificationId: 'abc', keys: { docFront: 'x', selfie: 'y' } } });
+    const r1 = await call(svc.url, 'POST', '/v1/verify/submit', {
+      headers: bearer(t.keys.secretTest),
+      json: { verificationId: 'abc', keys: { docFront: 'x', selfie: 'y' } },
+    });
     expectErrorShape(r1, 400, 'invalid_body');
     expect(r1.body.detail.fieldErrors.verificationId).toBeDefined();
-    const r2 = await call(svc.url, 'POST', '/v1/verify/submit', { headers: bearer(t.keys.secretTest), json: { verificationId: 'vf_AAAAAAAAAAAAAAAAAAAA', keys: { docFront: 'x' } } });
+    const r2 = await call(svc.url, 'POST', '/v1/verify/submit', {
+      headers: bearer(t.keys.secretTest),
+      json: { verificationId: 'vf_AAAAAAAAAAAAAAAAAAAA', keys: { docFront: 'x' } },
+    });
     expect(r2.body.detail.fieldErrors['keys.selfie']).toBeDefined();
   });
 

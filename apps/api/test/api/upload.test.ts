@@ -1,7 +1,7 @@
 import { LIMITS } from '@service/contract';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, reason, serviceWithTenant, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
+import { type Api, reason, serviceWithTenant, bearer, call, expectErrorShape, fakeJpeg, type TenantKeys } from '../helpers/api-client.js';
 import type { TestService } from '../helpers/test-service.js';
 
 let svc: TestService;
@@ -10,7 +10,6 @@ let t: TenantKeys;
 
 beforeAll(async () => ({ svc, api, t } = await serviceWithTenant()));
 afterAll(() => svc?.close());
-
 
 async function fresh(json: unknown = {}) {
   const r = await api.init(t.keys.publishable, json);
@@ -43,10 +42,13 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
     expect(reason(r)).toBe('missing_upload_token');
   });
 
-  it("a token of another verification: invalid_upload_token", async () => {
+  it('a token of another verification: invalid_upload_token', async () => {
     const a = await fresh();
     const b = await fresh();
-    const r = await call(svc.url, 'PUT', new URL(a.uploads.docFront.url).pathname, { headers: b.uploads.docFront.headers, body: fakeJpeg() });
+    const r = await call(svc.url, 'PUT', new URL(a.uploads.docFront.url).pathname, {
+      headers: b.uploads.docFront.headers,
+      body: fakeJpeg(),
+    });
     expect(reason(r)).toBe('invalid_upload_token');
   });
 
@@ -59,7 +61,11 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
 
   it('not a JPEG (PNG, PDF, WebP signatures): not_a_jpeg', async () => {
     const init = await fresh();
-    for (const head of [[0x89, 0x50, 0x4e, 0x47], [0x25, 0x50, 0x44, 0x46], [0x52, 0x49, 0x46, 0x46]]) {
+    for (const head of [
+      [0x89, 0x50, 0x4e, 0x47],
+      [0x25, 0x50, 0x44, 0x46],
+      [0x52, 0x49, 0x46, 0x46],
+    ]) {
       const b = Buffer.alloc(1000, 7);
       Buffer.from(head).copy(b);
       expect(reason(await api.upload(init, 'docFront', b))).toBe('not_a_jpeg');
@@ -81,7 +87,13 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
     const url = new URL(init.uploads.docFront.url);
     const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { ...init.uploads.docFront.headers, 'Transfer-Encoding': 'chunked', 'x-test-client-ip': '192.0.2.200' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'PUT',
+          headers: { ...init.uploads.docFront.headers, 'Transfer-Encoding': 'chunked', 'x-test-client-ip': '192.0.2.200' },
+        },
         (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
@@ -102,7 +114,18 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
     const url = new URL(a.uploads.docFront.url);
     const result = await new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'PUT', headers: { 'X-Service-Upload-Token': 'wrong-token', 'Content-Type': 'image/jpeg', 'Transfer-Encoding': 'chunked', 'x-test-client-ip': '192.0.2.201' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'PUT',
+          headers: {
+            'X-Service-Upload-Token': 'wrong-token',
+            'Content-Type': 'image/jpeg',
+            'Transfer-Encoding': 'chunked',
+            'x-test-client-ip': '192.0.2.201',
+          },
+        },
         (res) => {
           let body = '';
           res.on('data', (c) => (body += c));
@@ -121,7 +144,9 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
 
   it('capture source upload is refused for the selfie only, camera and absent are fine', async () => {
     const init = await fresh();
-    expect(reason(await api.upload(init, 'selfie', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe('upload_source_forbidden_for_biometric');
+    expect(reason(await api.upload(init, 'selfie', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' }))).toBe(
+      'upload_source_forbidden_for_biometric',
+    );
     expect((await api.upload(init, 'docFront', fakeJpeg(), { 'X-Service-Capture-Source': 'upload' })).status).toBe(200);
     expect((await api.upload(init, 'selfie', fakeJpeg(), { 'X-Service-Capture-Source': 'camera' })).status).toBe(200);
   });
@@ -135,8 +160,16 @@ describe('PUT /v1/verify/upload/:id/:role', () => {
   it('unknown, malformed or expired (1 h) intent: 404 verification_not_found', async () => {
     const init = await fresh();
     const headers = init.uploads.docFront.headers;
-    expectErrorShape(await call(svc.url, 'PUT', '/v1/verify/upload/vf_AAAAAAAAAAAAAAAAAAAA/doc-front', { headers, body: fakeJpeg() }), 404, 'verification_not_found');
-    expectErrorShape(await call(svc.url, 'PUT', '/v1/verify/upload/nope/doc-front', { headers, body: fakeJpeg() }), 404, 'verification_not_found');
+    expectErrorShape(
+      await call(svc.url, 'PUT', '/v1/verify/upload/vf_AAAAAAAAAAAAAAAAAAAA/doc-front', { headers, body: fakeJpeg() }),
+      404,
+      'verification_not_found',
+    );
+    expectErrorShape(
+      await call(svc.url, 'PUT', '/v1/verify/upload/nope/doc-front', { headers, body: fakeJpeg() }),
+      404,
+      'verification_not_found',
+    );
   });
 
   it('slot expiry at 15 minutes, intent expiry at one hour (injected clock)', async () => {

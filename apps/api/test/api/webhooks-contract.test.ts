@@ -36,13 +36,11 @@ describe('the contract schedule and timeout (no test shortcuts)', () => {
     await s.api.submit(s.t.keys.secretTest, init);
 
     const dueIn = async () =>
-      (
-        await svc.deps.db
-          .selectFrom('webhook_deliveries')
-          .select(['attempts', sql<number>`extract(epoch from next_attempt_at - ${svc.clock.now()})::float8`.as('dueIn')])
-          .where('tenant_id', '=', s.t.tenantId)
-          .executeTakeFirst()
-      ) ?? { attempts: 0, dueIn: 0 };
+      (await svc.deps.db
+        .selectFrom('webhook_deliveries')
+        .select(['attempts', sql<number>`extract(epoch from next_attempt_at - ${svc.clock.now()})::float8`.as('dueIn')])
+        .where('tenant_id', '=', s.t.tenantId)
+        .executeTakeFirst()) ?? { attempts: 0, dueIn: 0 };
     const waitAttempts = async (n: number, ms: number) => {
       const until = Date.now() + ms;
       for (;;) {
@@ -64,8 +62,10 @@ describe('the contract schedule and timeout (no test shortcuts)', () => {
     expect(second.dueIn).toBeGreaterThan(29);
     expect(second.dueIn).toBeLessThanOrEqual(30);
     const gap = receiver.requests[1]!.at - receiver.requests[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(14_900); // 10 s cut + 5 s wait
-  }, 40_000);
+    // 10 s cut + 5 s wait, seen from the receiver: the cut starts when the worker sends, the receiver
+    // stamps the arrival, so a slow first arrival on a loaded machine shortens the gap by its lateness.
+    expect(gap).toBeGreaterThanOrEqual(14_500);
+  }, 60_000);
 });
 
 describe('SSRF guard at send time', () => {
@@ -103,7 +103,13 @@ describe('a delivery in flight when the process dies', () => {
   it('is sent again after restart, with the same event id', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-wh-crash-'));
     const db = BACKEND === 'postgres' ? await createTestDatabase() : null;
-    const env = { DATA_DIR: dataDir, ADMIN_TOKEN, CLIENT_IP_HEADER, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', ...(db ? { DATABASE_URL: db.url } : {}) };
+    const env = {
+      DATA_DIR: dataDir,
+      ADMIN_TOKEN,
+      CLIENT_IP_HEADER,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      ...(db ? { DATABASE_URL: db.url } : {}),
+    };
     let running: SpawnedService | null = null;
     try {
       receiver.requests.length = 0;

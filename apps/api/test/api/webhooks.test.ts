@@ -1,6 +1,5 @@
 import { verifyWebhook } from '@service/webhooks';
 import { webhookEventSchema } from '@service/contract';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Api, type TenantKeys } from '../helpers/api-client.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
@@ -23,7 +22,7 @@ beforeAll(async () => {
       delivery: { retryDelaysSeconds: [1, 1, 1, 1], timeoutMs: 1500 },
       pipeline: {
         run: async () => {
-          throw new PermanentPipelineError('simulated_failure', 'the pipeline failed');
+          throw new PermanentPipelineError('pipeline_error', 'the pipeline failed');
         },
       },
     },
@@ -52,7 +51,8 @@ async function completeTest(t: TenantKeys, name: string, extra: object = {}) {
   return init;
 }
 
-const deliveries = async (tenantId: string) => (await api.admin('GET', `/admin/v1/tenants/${tenantId}/webhook-deliveries`)).body.deliveries as any[];
+const deliveries = async (tenantId: string) =>
+  (await api.admin('GET', `/admin/v1/tenants/${tenantId}/webhook-deliveries`)).body.deliveries as any[];
 async function waitDelivery(tenantId: string, status: string, timeoutMs = 15_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -76,7 +76,13 @@ describe('signed delivery', () => {
     expect(Math.abs(Number(/t=(\d+)/.exec(sig)![1]) - Date.now() / 1000)).toBeLessThan(10);
     const event = verifyWebhook<any>({ rawBody: req!.body, signatureHeader: sig, secret: SECRET });
     expect(webhookEventSchema.parse(event)).toBeTruthy();
-    expect(event).toMatchObject({ type: 'verification.approved', verdict: 'approved', verificationId: init.verificationId, mode: 'test', userRef: 'cust-42' });
+    expect(event).toMatchObject({
+      type: 'verification.approved',
+      verdict: 'approved',
+      verificationId: init.verificationId,
+      mode: 'test',
+      userRef: 'cust-42',
+    });
     expect(event.id).toMatch(/^evt_[0-9a-f]+$/);
     expect(event).not.toHaveProperty('status');
     expect(event).not.toHaveProperty('event');
@@ -84,7 +90,9 @@ describe('signed delivery', () => {
     expect(Object.keys(event.fieldsExtracted).sort()).toEqual(['dateOfBirth', 'documentNumber', 'expiryDate', 'fullName', 'nationality']);
     expect(req!.headers['service-event']).toBe(event.type);
     expect(req!.headers['service-event-id']).toBe(event.id);
-    expect(() => verifyWebhook({ rawBody: req!.body, signatureHeader: sig, secret: 'another-secret-0123456789abc' })).toThrow(/No v1 signature/);
+    expect(() => verifyWebhook({ rawBody: req!.body, signatureHeader: sig, secret: 'another-secret-0123456789abc' })).toThrow(
+      /No v1 signature/,
+    );
     const d = await waitDelivery(t.tenantId, 'delivered');
     expect(d).toMatchObject({ eventId: event.id, type: 'verification.approved', attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
     expect(d.attemptLog[0].latencyMs).toBeGreaterThanOrEqual(0);
@@ -112,15 +120,27 @@ describe('signed delivery', () => {
     await api.submit(t.keys.secret, live);
     const reqs = await receiver.waitFor(3);
     const events = reqs.map((r) => JSON.parse(r.body));
-    expect(events.find((e) => e.type === 'verification.reviewed')).toMatchObject({ verdict: 'approved', verificationId: review.verificationId });
-    expect(events.find((e) => e.type === 'verification.failed')).toMatchObject({ verdict: null, verificationId: live.verificationId, mode: 'live', userRef: 'u-1' });
+    expect(events.find((e) => e.type === 'verification.reviewed')).toMatchObject({
+      verdict: 'approved',
+      verificationId: review.verificationId,
+    });
+    expect(events.find((e) => e.type === 'verification.failed')).toMatchObject({
+      verdict: null,
+      verificationId: live.verificationId,
+      mode: 'live',
+      userRef: 'u-1',
+    });
   });
 
   it('a tenant without a webhook still records the event (outbox) but sends nothing', async () => {
     const t = await api.tenant(5);
     const init = await completeTest(t, 'Test Approve');
     await api.waitForStatus(t.keys.secretTest, init.verificationId, ['completed']);
-    const events = await svc.deps.db.selectFrom('webhook_events').select('type').where('verification_id', '=', init.verificationId).execute();
+    const events = await svc.deps.db
+      .selectFrom('webhook_events')
+      .select('type')
+      .where('verification_id', '=', init.verificationId)
+      .execute();
     expect(events).toEqual([{ type: 'verification.approved' }]);
     expect(await deliveries(t.tenantId)).toEqual([]);
   });
@@ -180,12 +200,15 @@ describe('retries and failures', () => {
     await completeTest(t, 'Test Review');
     await receiver.waitFor(2);
     const until = Date.now() + 10_000;
-    while ((await deliveries(t.tenantId)).filter((d) => d.status === 'failed').length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    while ((await deliveries(t.tenantId)).filter((d) => d.status === 'failed').length < 2 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
     receiver.responder = () => ({ status: 200 });
     const bulk = await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/webhook-deliveries/requeue`, { since });
     expect(bulk.body.requeued).toBe(2);
     await receiver.waitFor(4);
-    expect((await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/webhook-deliveries/requeue`, { since: 'yesterday' })).status).toBe(400);
+    expect((await api.admin('POST', `/admin/v1/tenants/${t.tenantId}/webhook-deliveries/requeue`, { since: 'yesterday' })).status).toBe(
+      400,
+    );
   });
 
   it('a receiver that never answers is cut at the timeout and retried', async () => {

@@ -9,7 +9,12 @@ export interface Res<T = any> {
   headers: Headers;
 }
 
-export async function call<T = any>(base: string, method: string, path: string, opts: { headers?: Record<string, string>; json?: unknown; body?: RequestInit['body'] } = {}): Promise<Res<T>> {
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; json?: unknown; body?: RequestInit['body'] } = {},
+): Promise<Res<T>> {
   // Each request from a distinct client address unless the test names one, so the per-IP limit
   // only trips in the tests about it.
   const headers: Record<string, string> = { [CLIENT_IP_HEADER]: `198.51.100.${(ipSeq++ % 250) + 1}-${ipSeq}`, ...opts.headers };
@@ -50,7 +55,10 @@ export class Api {
   constructor(readonly base: string) {}
 
   admin<T = any>(method: string, path: string, json?: unknown) {
-    return call<T>(this.base, method, path, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` }, ...(json !== undefined ? { json } : {}) });
+    return call<T>(this.base, method, path, {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      ...(json !== undefined ? { json } : {}),
+    });
   }
 
   async tenant(credits = 100): Promise<TenantKeys> {
@@ -65,12 +73,19 @@ export class Api {
 
   upload(init: any, slot: 'docFront' | 'docBack' | 'selfie', bytes: Buffer = fakeJpeg(), headers: Record<string, string> = {}) {
     const s = init.uploads[slot];
-    return call(this.base, 'PUT', new URL(s.url).pathname, { headers: { ...s.headers, 'X-Service-Capture-Source': 'camera', ...headers }, body: bytes });
+    return call(this.base, 'PUT', new URL(s.url).pathname, {
+      headers: { ...s.headers, 'X-Service-Capture-Source': 'camera', ...headers },
+      body: bytes,
+    });
   }
 
   uploadRole(init: any, role: string, bytes: Buffer = fakeJpeg(), headers: Record<string, string> = {}) {
     return call(this.base, 'PUT', `/v1/verify/upload/${init.verificationId}/${role}`, {
-      headers: { 'X-Service-Upload-Token': init.uploads.selfie.headers['X-Service-Upload-Token'], 'Content-Type': 'image/jpeg', ...headers },
+      headers: {
+        'X-Service-Upload-Token': init.uploads.selfie.headers['X-Service-Upload-Token'],
+        'Content-Type': 'image/jpeg',
+        ...headers,
+      },
       body: bytes,
     });
   }

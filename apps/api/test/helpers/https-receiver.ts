@@ -24,20 +24,29 @@ export class HttpsReceiver {
 
   async start(): Promise<this> {
     const dir = process.env.TEST_TLS_DIR!;
-    this.server = https.createServer({ key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c));
-      req.on('end', () => {
-        const received: Received = { at: Date.now(), method: req.method!, path: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-        const n = this.requests.length;
-        this.requests.push(received);
-        for (const w of this.waiters.splice(0)) w();
-        const answer = this.responder(n, received);
-        if (answer === 'hang') return;
-        res.writeHead(answer.status, answer.headers);
-        res.end('ok');
-      });
-    });
+    this.server = https.createServer(
+      { key: fs.readFileSync(path.join(dir, 'server.key')), cert: fs.readFileSync(path.join(dir, 'server.pem')) },
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c) => chunks.push(c));
+        req.on('end', () => {
+          const received: Received = {
+            at: Date.now(),
+            method: req.method!,
+            path: req.url!,
+            headers: req.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          };
+          const n = this.requests.length;
+          this.requests.push(received);
+          for (const w of this.waiters.splice(0)) w();
+          const answer = this.responder(n, received);
+          if (answer === 'hang') return;
+          res.writeHead(answer.status, answer.headers);
+          res.end('ok');
+        });
+      },
+    );
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
     this.port = (this.server.address() as AddressInfo).port;
     return this;

@@ -9,6 +9,8 @@ import { startService, type RunningService, type ServiceOptions } from '../../sr
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const CLIENT_IP_HEADER = 'x-test-client-ip';
+/** The image master key of split processes in tests (they must share one: config.ts). */
+export const TEST_BLOB_ENCRYPTION_KEY = Buffer.alloc(32, 11).toString('base64');
 
 /** Base PostgreSQL of the machine; each test file gets a database of its own on it. */
 export const PG_BASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

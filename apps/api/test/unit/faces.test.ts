@@ -1,6 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage } from '../../src/pipeline/decode.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 
@@ -25,7 +26,12 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
 
   it('the same person (a re-cropped, darker copy) scores high; two people score low', async () => {
     const astronaut = await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer();
-    const copy = await sharp(astronaut).extract({ left: 60, top: 0, width: 360, height: 360 }).resize(420).modulate({ brightness: 0.8 }).jpeg({ quality: 70 }).toBuffer();
+    const copy = await sharp(astronaut)
+      .extract({ left: 60, top: 0, width: 360, height: 360 })
+      .resize(420)
+      .modulate({ brightness: 0.8 })
+      .jpeg({ quality: 70 })
+      .toBuffer();
     const hopper = await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer();
     const [a, b, c] = await Promise.all([faces.analyse(astronaut), faces.analyse(copy), faces.analyse(hopper)]);
     const same = faces.similarity(a!.embedding, b!.embedding);
@@ -44,5 +50,33 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     // A front camera's preview is mirrored: the same turn reads with the opposite sign.
     expect(Math.sign(mirrored!.yaw)).toBe(-Math.sign(f!.yaw));
     expect(Math.abs(Math.abs(mirrored!.yaw) - Math.abs(f!.yaw))).toBeLessThan(10);
+  });
+  it('finds a small printed portrait on a large document photo, its box relative to the whole photo, and matches it', async () => {
+    // A grey 260 px portrait on a card in the corner of a 3000 x 2250 photo: the face is about
+    // 3% of the photo's width, too small for the detector on the whole picture at 256 px.
+    const portrait = await sharp(path.join(fixtures, 'grace_hopper.jpg')).resize(260).greyscale().png().toBuffer();
+    const card = await sharp(await textCard(800, 500))
+      .composite([{ input: portrait, left: 40, top: 60 }])
+      .png()
+      .toBuffer();
+    const photo = await sharp({ create: { width: 3000, height: 2250, channels: 3, background: '#6b5d52' } })
+      .composite([{ input: card, left: 2100, top: 1600 }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const doc = await faces.analyseDocument(await decodeImage(photo));
+    expect(doc).not.toBeNull();
+    const [x, y, w] = doc!.box;
+    // The face lies inside the portrait: x 2140-2400 px, y 1660-1965 px of the photo.
+    expect(x * 3000).toBeGreaterThan(2130);
+    expect((x + w) * 3000).toBeLessThan(2410);
+    expect(y * 2250).toBeGreaterThan(1650);
+    const selfie = await faces.analyse(await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer());
+    const other = await faces.analyse(await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer());
+    expect(faces.similarity(doc!.embedding, selfie!.embedding)).toBeGreaterThan(0.6);
+    expect(faces.similarity(doc!.embedding, other!.embedding)).toBeLessThan(0.45);
+  });
+
+  it('finds no portrait on a document without one', async () => {
+    expect(await faces.analyseDocument(await decodeImage(await textCard(2400, 1500)))).toBeNull();
   });
 });

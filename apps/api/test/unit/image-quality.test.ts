@@ -1,37 +1,125 @@
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUALITY_THRESHOLDS, measureQuality, qualityScore } from '../../src/pipeline/image-quality.js';
-import { textCard } from '../../src/eval/synthetic-documents.js';
+import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
+import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 
-describe('image quality', () => {
-  it('a sharp, well-lit document scores 1 with no flags', async () => {
+const selfieAt = (width: number, height: number) =>
+  sharp(path.join(FACES_DIR, 'astronaut.png')).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
+
+describe('image quality, judged per kind with its own reasons', () => {
+  it('a sharp, well-lit document scores 1 with no problem', async () => {
     const q = await measureQuality(await textCard());
     expect(q.sharpness).toBeGreaterThan(1000);
     expect(q).toMatchObject({ width: 1280, height: 800 });
-    expect(qualityScore(q, DEFAULT_QUALITY_THRESHOLDS)).toEqual({ score: 1, blurry: false, dark: false, bright: false, small: false });
+    expect(judgeQuality(q, 'document')).toEqual({ score: 1, problems: [] });
   });
 
-  it('sharpness falls steadily with blur; a strong blur is flagged blurry and scores 0', async () => {
+  it('blur: sharpness falls steadily; a strong blur is blurry_image and nothing else', async () => {
     const card = await textCard();
     const values = [];
     for (const sigma of [1, 2, 4]) values.push((await measureQuality(await sharp(card).blur(sigma).jpeg().toBuffer())).sharpness);
     expect(values[0]).toBeGreaterThan(values[1]!);
     expect(values[1]).toBeGreaterThan(values[2]!);
-    const blurred = qualityScore(await measureQuality(await sharp(card).blur(4).jpeg().toBuffer()), DEFAULT_QUALITY_THRESHOLDS);
-    expect(blurred).toMatchObject({ blurry: true, score: 0 });
+    // Out of focus by 0.6% of the width (the middle of the evaluation set's blurred captures).
+    const blurred = judgeQuality(await measureQuality(await sharp(card).blur(8).jpeg().toBuffer()), 'document');
+    expect(blurred).toEqual({ score: 0, problems: ['blurry_image'] });
+    // Sensor grain over the blur does not make it sharp: blur is judged where grain averages out.
+    const { data, info } = await sharp(card).blur(8).raw().toBuffer({ resolveWithObject: true });
+    const grainy = Buffer.from(data.map((v, i) => Math.max(0, Math.min(255, v + (((i * 7919) % 23) - 11)))));
+    const grainyJpeg = await sharp(grainy, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .jpeg()
+      .toBuffer();
+    expect(judgeQuality(await measureQuality(grainyJpeg), 'document').problems).toEqual(['blurry_image']);
   });
 
-  it('too dark, burnt out and too small are flagged', async () => {
+  it('too dark is image_too_dark, burnt out is glare, too small is low_resolution: never blurry_image', async () => {
     const card = await textCard();
-    expect(qualityScore(await measureQuality(await sharp(card).linear(0.15, 0).jpeg().toBuffer()), DEFAULT_QUALITY_THRESHOLDS)).toMatchObject({ dark: true, score: 0 });
-    expect(qualityScore(await measureQuality(await sharp(card).linear(1, 120).jpeg().toBuffer()), DEFAULT_QUALITY_THRESHOLDS)).toMatchObject({ bright: true, score: 0 });
-    expect(qualityScore(await measureQuality(await sharp(card).resize(400).jpeg().toBuffer()), DEFAULT_QUALITY_THRESHOLDS)).toMatchObject({ small: true, score: 0 });
+    const judge = async (jpeg: Promise<Buffer>) => judgeQuality(await measureQuality(await jpeg), 'document');
+    expect(await judge(sharp(card).linear(0.15, 0).jpeg().toBuffer())).toMatchObject({ score: 0, problems: ['image_too_dark'] });
+    expect(await judge(sharp(card).linear(1, 120).jpeg().toBuffer())).toMatchObject({ score: 0, problems: ['glare'] });
+    expect(await judge(sharp(card).resize(400).jpeg().toBuffer())).toMatchObject({ score: 0, problems: ['low_resolution'] });
+    // A glare spot: a burnt-out disc over a quarter of the fields.
+    const spot = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="800"><circle cx="640" cy="400" r="240" fill="#fff"/></svg>',
+    );
+    expect(
+      (
+        await judge(
+          sharp(card)
+            .composite([{ input: spot }])
+            .jpeg()
+            .toBuffer(),
+        )
+      ).problems,
+    ).toEqual(['glare']);
   });
 
-  it('downscales while decoding: a 12 MP image is measured at 1024 px, reporting its real size', async () => {
-    const big = await sharp(await textCard()).resize(4000, 2500).jpeg().toBuffer();
-    const q = await measureQuality(big);
-    expect(q).toMatchObject({ width: 4000, height: 2500 });
+  it('darkness is judged on the highlights: a card on a dark desk or a dimly lit face is fine, a photo in the dark is not', async () => {
+    const card = await textCard();
+    // The card in the middle of a dark desk: the mean is low, the paper still white.
+    const onDesk = await sharp(card)
+      .resize(640)
+      .extend({ top: 300, bottom: 300, left: 320, right: 320, background: '#1a1a1a' })
+      .jpeg()
+      .toBuffer();
+    const desk = await measureQuality(onDesk);
+    expect(desk.brightness).toBeLessThan(100);
+    expect(judgeQuality(desk, 'document').problems).toEqual([]);
+    // A selfie under a dim lamp (60% exposure) is fine; one taken in the dark (15%) is image_too_dark.
+    const face = await selfieAt(480, 640);
+    expect(judgeQuality(await measureQuality(await sharp(face).linear(0.6, 0).jpeg().toBuffer(), 'selfie'), 'selfie').problems).toEqual([]);
+    expect(judgeQuality(await measureQuality(await sharp(face).linear(0.15, 0).jpeg().toBuffer(), 'selfie'), 'selfie').problems).toEqual([
+      'image_too_dark',
+    ]);
+  });
+
+  it('over-exposed background around the document is not glare; a reflection inside the picture is', async () => {
+    const card = await textCard();
+    // Off-white paper (as photographed) on a burnt-out white desk.
+    const onWhite = await sharp(card)
+      .linear(0.8, 0)
+      .resize(800)
+      .extend({ top: 200, bottom: 200, left: 240, right: 240, background: '#ffffff' })
+      .jpeg()
+      .toBuffer();
+    const desk = await measureQuality(onWhite);
+    expect(desk.clipped).toBe(0);
+    expect(judgeQuality(desk, 'document').problems).toEqual([]);
+    // The same with a burnt-out reflection on the card.
+    const spot = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="900"><circle cx="560" cy="420" r="110" fill="#fff"/></svg>',
+    );
+    const reflected = await measureQuality(
+      await sharp(onWhite)
+        .composite([{ input: spot }])
+        .jpeg()
+        .toBuffer(),
+    );
+    expect(judgeQuality(reflected, 'document').problems).toEqual(['glare']);
+  });
+
+  it('a well-lit VGA selfie (480 x 640 and 640 x 480) is fine; 320 x 240 is low_resolution', async () => {
+    for (const [w, h] of [
+      [480, 640],
+      [640, 480],
+    ] as const) {
+      expect(judgeQuality(await measureQuality(await selfieAt(w, h), 'selfie'), 'selfie')).toMatchObject({ problems: [] });
+    }
+    expect(judgeQuality(await measureQuality(await selfieAt(320, 240), 'selfie'), 'selfie')).toMatchObject({
+      score: 0,
+      problems: ['low_resolution'],
+    });
+    // The same 480 x 640 picture is too small to read a document from.
+    expect(judgeQuality(await measureQuality(await textCard(400, 300)), 'document').problems).toEqual(['low_resolution']);
+  });
+
+  it('a 12 MP photo is measured on bounded pixels and reports the size it was taken at', async () => {
+    const big = await sharp(await textCard())
+      .resize(4000, 2500)
+      .jpeg()
+      .toBuffer();
+    expect(await measureQuality(big)).toMatchObject({ width: 4000, height: 2500 });
   });
 
   it('refuses bytes that are not an image', async () => {

@@ -31,7 +31,11 @@ describe('judging a challenge with real faces', () => {
   // Its mirror image is the same man turned to his left. Variants differ in light and JPEG
   // quality, as consecutive frames do (crops are avoided: a 43-degree turn is at the edge of
   // what the detector finds).
-  const variant = (img: Sharp, i: number) => img.modulate({ brightness: 0.85 + 0.06 * i }).jpeg({ quality: 92 - 2 * i }).toBuffer();
+  const variant = (img: Sharp, i: number) =>
+    img
+      .modulate({ brightness: 0.85 + 0.06 * i })
+      .jpeg({ quality: 92 - 2 * i })
+      .toBuffer();
   const turnedRight = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')), i);
   const turnedLeft = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')).flop(), i);
 
@@ -60,7 +64,11 @@ describe('judging a challenge with real faces', () => {
 
   it('scores 0 when the anchor is someone else than the selfie', async () => {
     const hopper = await faces.analyse(await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer());
-    const r = await judgeLiveness(faces, { anchor: await turnedRight(0), selfieFace: hopper, steps: [{ step: 1, pose: 'turn_left', frames: await Promise.all([1, 2, 3, 4].map(turnedLeft)) }] });
+    const r = await judgeLiveness(faces, {
+      anchor: await turnedRight(0),
+      selfieFace: hopper,
+      steps: [{ step: 1, pose: 'turn_left', frames: await Promise.all([1, 2, 3, 4].map(turnedLeft)) }],
+    });
     expect(r.score).toBe(0);
   }, 60_000);
 });

@@ -44,12 +44,16 @@ describe('guardedLookup', () => {
 
   const lookup = (allowPrivate: boolean, options: object = {}) =>
     new Promise<{ err: Error | null; address: unknown; family?: number }>((resolve) =>
-      guardedLookup(allowPrivate)('hooks.example.com', options as any, (err: any, address: any, family?: any) => resolve({ err, address, family })),
+      guardedLookup(allowPrivate)('hooks.example.com', options as any, (err: any, address: any, family?: any) =>
+        resolve({ err, address, family }),
+      ),
     );
 
   it('resolves once and hands the checked address to the socket (rebinding cannot switch it)', async () => {
     const answers = [[{ address: '93.184.216.34', family: 4 }], [{ address: '127.0.0.1', family: 4 }]];
-    const spy = vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) => cb(null, answers.shift())) as any);
+    const spy = vi
+      .spyOn(dns, 'lookup')
+      .mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) => cb(null, answers.shift())) as any);
     const r = await lookup(false);
     expect(r.err).toBeNull();
     expect(r.address).toBe('93.184.216.34');
@@ -67,13 +71,15 @@ describe('guardedLookup', () => {
   });
 
   it('allows private addresses only with the development switch', async () => {
-    vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) => cb(null, [{ address: '127.0.0.1', family: 4 }])) as any);
+    vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) =>
+      cb(null, [{ address: '127.0.0.1', family: 4 }])) as any);
     expect((await lookup(true)).address).toBe('127.0.0.1');
     expect((await lookup(false)).err).toBeInstanceOf(SsrfBlockedError);
   });
 
   it('answers the all:true form Node 20 uses for happy eyeballs with only the checked address', async () => {
-    vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) => cb(null, [{ address: '93.184.216.34', family: 4 }])) as any);
+    vi.spyOn(dns, 'lookup').mockImplementation(((_h: string, _o: unknown, cb: (e: null, a: unknown) => void) =>
+      cb(null, [{ address: '93.184.216.34', family: 4 }])) as any);
     const r = await lookup(false, { all: true });
     expect(r.address).toEqual([{ address: '93.184.216.34', family: 4 }]);
   });

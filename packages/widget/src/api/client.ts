@@ -1,4 +1,4 @@
-import { LIMITS, type InitResponse, type UploadSlot } from '@service/contract';
+import { LIMITS, type ChallengeBeacon, type InitResponse, type UploadSlot } from '@service/contract';
 import { apiFlowError, FlowError, type ApiErrorBody } from './errors.js';
 
 export interface InitFields {
@@ -9,11 +9,28 @@ export interface InitFields {
   activeLiveness?: boolean;
 }
 
-/** Waits used between upload attempts; injectable so tests can observe them. */
-export type Sleep = (ms: number) => Promise<void>;
-const realSleep: Sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** Waits used between upload attempts; injectable so tests can observe them. Resolves early on abort. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+const realSleep: Sleep = (ms, signal) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 const UPLOAD_TIMEOUT_MS = 30_000;
+
+/** Thrown when the caller aborted (Cancel): never shown, never dispatched. */
+export class AbortedError extends Error {
+  constructor() {
+    super('aborted by the widget');
+  }
+}
+
+export const isAborted = (err: unknown): boolean => err instanceof AbortedError;
+
+function checkAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new AbortedError();
+}
 
 async function readBody(res: Response): Promise<ApiErrorBody | null> {
   try {
@@ -23,7 +40,10 @@ async function readBody(res: Response): Promise<ApiErrorBody | null> {
   }
 }
 
-/** The widget's three calls: init with the publishable key, slot uploads with retry, submit. */
+/**
+ * The widget's calls: init with the publishable key, slot uploads with retry, challenge beacons,
+ * submit. Every call takes an AbortSignal: Cancel aborts the requests in flight.
+ */
 export class ApiClient {
   constructor(
     private readonly base: string,
@@ -31,43 +51,67 @@ export class ApiClient {
     private readonly sleep: Sleep = realSleep,
   ) {}
 
-  private async post<T>(path: string, body: unknown, context: string): Promise<T> {
+  private async request<T>(url: string, init: RequestInit, context: string, signal?: AbortSignal): Promise<T> {
+    checkAborted(signal);
     let res: Response;
     try {
-      res = await fetch(`${this.base}${path}`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${this.key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      res = await fetch(url, { ...init, ...(signal ? { signal } : {}) });
     } catch {
+      checkAborted(signal);
       throw new FlowError({ code: 'api_unreachable', message: `${context} failed: network error` });
     }
     if (!res.ok) throw apiFlowError(res.status, await readBody(res), context);
     return (await res.json()) as T;
   }
 
-  init(fields: InitFields): Promise<InitResponse> {
-    return this.post<InitResponse>('/v1/verify/init', fields, 'init');
+  private post<T>(path: string, body: unknown, context: string, signal?: AbortSignal): Promise<T> {
+    return this.request<T>(
+      `${this.base}${path}`,
+      {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${this.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      },
+      context,
+      signal,
+    );
   }
 
-  submit(verificationId: string, keys: { docFront: string; selfie: string; docBack?: string }) {
-    return this.post<{ verificationId: string; status: 'queued' | 'processing' | 'completed' }>('/v1/verify/submit', { verificationId, keys }, 'submit');
+  init(fields: InitFields, signal?: AbortSignal): Promise<InitResponse> {
+    return this.post<InitResponse>('/v1/verify/init', fields, 'init', signal);
+  }
+
+  submit(verificationId: string, keys: { docFront: string; selfie: string; docBack?: string }, signal?: AbortSignal) {
+    return this.post<{ verificationId: string; status: 'queued' | 'processing' | 'completed' | 'failed' }>(
+      '/v1/verify/submit',
+      { verificationId, keys },
+      'submit',
+      signal,
+    );
+  }
+
+  /** The next liveness beacon (upload-token auth; safe to repeat). */
+  challenge(url: string, token: string, signal?: AbortSignal): Promise<ChallengeBeacon> {
+    return this.request<ChallengeBeacon>(url, { method: 'GET', headers: { 'X-Service-Upload-Token': token } }, 'challenge', signal);
   }
 
   /**
    * PUT to a slot with its headers verbatim plus `X-Service-Capture-Source: camera`. At most 3
    * attempts, waiting 400 ms then 1200 ms, and only after a transient failure (network error,
-   * timeout, abort, 5xx); a 4xx fails at once with its API error.
+   * timeout, abort, 5xx); a 4xx fails at once with its API error. The caller's abort stops
+   * everything at once (the request in flight is aborted, no further attempt).
    */
-  async upload(slot: UploadSlot, blob: Blob, onProgress: (fraction: number) => void): Promise<void> {
+  async upload(slot: UploadSlot, blob: Blob, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<void> {
     const attempts = LIMITS.widgetUploadAttempts;
     let last = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const outcome = await putOnce(slot, blob, onProgress);
+      checkAborted(signal);
+      const outcome = await putOnce(slot, blob, onProgress, signal);
+      checkAborted(signal);
       if (outcome.kind === 'ok') return;
       if (outcome.kind === 'permanent') throw apiFlowError(outcome.status, outcome.body, 'upload');
       last = outcome.reason;
-      if (attempt < attempts) await this.sleep(LIMITS.widgetUploadBackoffMs[attempt - 1]!);
+      if (attempt < attempts) await this.sleep(LIMITS.widgetUploadBackoffMs[attempt - 1]!, signal);
     }
     throw new FlowError({ code: 'upload_failed', message: `upload failed after ${attempts} attempts: ${last}` });
   }
@@ -76,30 +120,36 @@ export class ApiClient {
 type PutOutcome = { kind: 'ok' } | { kind: 'transient'; reason: string } | { kind: 'permanent'; status: number; body: ApiErrorBody | null };
 
 /** One attempt through XMLHttpRequest, for upload progress events. */
-function putOnce(slot: UploadSlot, blob: Blob, onProgress: (fraction: number) => void): Promise<PutOutcome> {
+function putOnce(slot: UploadSlot, blob: Blob, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<PutOutcome> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open(slot.method, slot.url);
     for (const [name, value] of Object.entries(slot.headers)) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('X-Service-Capture-Source', 'camera');
     xhr.timeout = UPLOAD_TIMEOUT_MS;
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = (outcome: PutOutcome) => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      if (xhr.status >= 200 && xhr.status < 300) return resolve({ kind: 'ok' });
-      if (xhr.status >= 500) return resolve({ kind: 'transient', reason: `HTTP ${xhr.status}` });
+      if (xhr.status >= 200 && xhr.status < 300) return done({ kind: 'ok' });
+      if (xhr.status >= 500) return done({ kind: 'transient', reason: `HTTP ${xhr.status}` });
       let body: ApiErrorBody | null = null;
       try {
         body = JSON.parse(xhr.responseText) as ApiErrorBody;
       } catch {
         /* not JSON */
       }
-      resolve({ kind: 'permanent', status: xhr.status, body });
+      done({ kind: 'permanent', status: xhr.status, body });
     };
-    xhr.onerror = () => resolve({ kind: 'transient', reason: 'network error' });
-    xhr.ontimeout = () => resolve({ kind: 'transient', reason: 'timeout' });
-    xhr.onabort = () => resolve({ kind: 'transient', reason: 'aborted' });
+    xhr.onerror = () => done({ kind: 'transient', reason: 'network error' });
+    xhr.ontimeout = () => done({ kind: 'transient', reason: 'timeout' });
+    xhr.onabort = () => done({ kind: 'transient', reason: 'aborted' });
     xhr.send(blob);
   });
 }

@@ -1,5 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { FlowError } from '../api/errors.js';
+import { blurHint } from '../quality/local-check.js';
+import { frameWorker } from '../vision/vision.js';
 
 export type Facing = 'environment' | 'user';
 
@@ -64,6 +66,9 @@ export class CameraController implements ReactiveController {
       throw new FlowError({ code: 'camera_unavailable', message: `Camera could not be opened (${name ?? 'unknown error'})` });
     }
     this.facing = facing;
+    // The frame worker reads this camera's frames itself, off the main thread.
+    const track = this.stream.getVideoTracks()[0];
+    if (track) frameWorker()?.attach(track);
     if (this.video) {
       this.video.srcObject = this.stream;
       await this.video.play().catch(() => {});
@@ -79,21 +84,37 @@ export class CameraController implements ReactiveController {
     if (this.video) this.video.srcObject = null;
   }
 
-  /** The current frame as a JPEG (unmirrored), scaled to at most 1600 px on its longest side. */
-  async capture(): Promise<{ blob: Blob; width: number; height: number; canvas: HTMLCanvasElement }> {
+  /** The live `<video>`, when the preview is on screen and playing. */
+  get liveVideo(): HTMLVideoElement | null {
+    return this.video && this.stream && this.video.readyState >= 2 ? this.video : null;
+  }
+
+  /**
+   * The current frame as a JPEG (unmirrored), scaled to at most `maxSide` px on its longest side,
+   * with the blur hint when asked. Scaling, the blur measure and encoding run in the frame worker;
+   * on the main thread only where no worker can start.
+   */
+  async capture(maxSide = MAX_SIDE, blur = false): Promise<{ blob: Blob; width: number; height: number; blurry: boolean }> {
     const video = this.video;
-    if (!video || !this.stream) throw new FlowError({ code: 'camera_unavailable', message: 'The camera stopped before the photo was taken' });
+    if (!video || !this.stream)
+      throw new FlowError({ code: 'camera_unavailable', message: 'The camera stopped before the photo was taken' });
     if (video.readyState < 2 || !video.videoWidth) {
       await new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true }));
     }
-    const scale = Math.min(1, MAX_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const encoded = await frameWorker()?.encode(video, maxSide, blur);
+    if (encoded) return encoded;
+    const scale = Math.min(1, maxSide / Math.max(video.videoWidth, video.videoHeight));
     const canvas = document.createElement('canvas');
     canvas.width = Math.round(video.videoWidth * scale);
     canvas.height = Math.round(video.videoHeight * scale);
     canvas.getContext('2d')!.drawImage(video, 0, 0, canvas.width, canvas.height);
     const blob = await new Promise<Blob>((resolve, reject) =>
-      canvas.toBlob((b) => (b ? resolve(b) : reject(new FlowError({ code: 'camera_unavailable', message: 'The frame could not be encoded' }))), 'image/jpeg', 0.9),
+      canvas.toBlob(
+        (b) => (b ? resolve(b) : reject(new FlowError({ code: 'camera_unavailable', message: 'The frame could not be encoded' }))),
+        'image/jpeg',
+        0.9,
+      ),
     );
-    return { blob, width: canvas.width, height: canvas.height, canvas };
+    return { blob, width: canvas.width, height: canvas.height, blurry: blur && blurHint(canvas) !== null };
   }
 }

@@ -1,3 +1,11 @@
+import {
+  WIDGET_HINT_CODES,
+  type CaptureRole,
+  type DispatchedWidgetErrorCode,
+  type WidgetErrorCode,
+  type WidgetHintCode,
+} from '@service/contract';
+
 /** Every string the widget shows. Each locale is complete: a test checks the keys match. */
 export interface Messages {
   title: string;
@@ -15,13 +23,25 @@ export interface Messages {
   selfieTitle: string;
   selfieHint: string;
   livenessTitle: string;
+  livenessReadyBody: string;
+  livenessNoTurn: string;
+  livenessReadyButton: string;
+  livenessAnchor: string;
+  livenessStepOf: (n: number, total: number) => string;
+  livenessPose: Record<'turn_left' | 'turn_right' | 'look_up' | 'look_down', string>;
+  livenessHold: string;
+  livenessBurst: string;
+  livenessCentre: string;
+  livenessTimedOut: string;
+  livenessFeedback: Record<'no_face' | 'too_far' | 'off_centre' | 'too_dark' | 'ok', string>;
+  connecting: string;
   startingCamera: string;
   capture: string;
   retake: string;
   confirm: string;
   reviewTitle: string;
   reviewHint: string;
-  photoOf: Record<'docFront' | 'docBack' | 'selfie', string>;
+  photoOf: Record<CaptureRole, string>;
   retakePhoto: (what: string) => string;
   hintBlurry: string;
   hintNoFace: string;
@@ -34,7 +54,8 @@ export interface Messages {
   cancelledTitle: string;
   retry: string;
   previewLabel: string;
-  errors: Record<string, string>;
+  /** One message per code a `service:error` can carry: the compiler catches a missing or unknown one. */
+  errors: Record<DispatchedWidgetErrorCode, string>;
 }
 
 const en: Messages = {
@@ -53,6 +74,30 @@ const en: Messages = {
   selfieTitle: 'Take a selfie',
   selfieHint: 'Look straight at the camera with your face inside the oval. Remove glasses or hats if you can.',
   livenessTitle: 'Follow the instructions',
+  livenessReadyBody:
+    'Now we check that you are here in person. You will be asked to move your head 4 times. Keep your face in the oval and move slowly.',
+  livenessNoTurn: 'If you cannot turn your head, keep looking at the camera: each step moves on by itself after 10 seconds.',
+  livenessReadyButton: 'I am ready',
+  livenessAnchor: 'Look straight at the camera',
+  livenessStepOf: (n, total) => `Step ${n} of ${total}`,
+  livenessPose: {
+    turn_left: 'Turn your head slowly to your left',
+    turn_right: 'Turn your head slowly to your right',
+    look_up: 'Tilt your head up a little',
+    look_down: 'Tilt your head down a little',
+  },
+  livenessHold: 'Hold it there',
+  livenessBurst: 'Hold still, taking photos',
+  livenessCentre: 'Back to the centre, look at the camera',
+  livenessTimedOut: 'Moving on: photos are being taken',
+  livenessFeedback: {
+    no_face: 'No face found. Put your face in the oval.',
+    too_far: 'Come a little closer.',
+    off_centre: 'Move your face to the centre of the oval.',
+    too_dark: 'It is too dark. Find more light.',
+    ok: 'Face found.',
+  },
+  connecting: 'Connecting…',
   startingCamera: 'Starting the camera…',
   capture: 'Take photo',
   retake: 'Retake',
@@ -101,6 +146,30 @@ const es: Messages = {
   selfieTitle: 'Hazte un selfie',
   selfieHint: 'Mira de frente a la cámara con la cara dentro del óvalo. Quítate gafas o gorra si puedes.',
   livenessTitle: 'Sigue las instrucciones',
+  livenessReadyBody:
+    'Ahora comprobamos que estás aquí en persona. Te pediremos que muevas la cabeza 4 veces. Mantén la cara en el óvalo y muévete despacio.',
+  livenessNoTurn: 'Si no puedes girar la cabeza, sigue mirando a la cámara: cada paso avanza solo a los 10 segundos.',
+  livenessReadyButton: 'Estoy listo',
+  livenessAnchor: 'Mira de frente a la cámara',
+  livenessStepOf: (n, total) => `Paso ${n} de ${total}`,
+  livenessPose: {
+    turn_left: 'Gira la cabeza despacio hacia tu izquierda',
+    turn_right: 'Gira la cabeza despacio hacia tu derecha',
+    look_up: 'Inclina la cabeza un poco hacia arriba',
+    look_down: 'Inclina la cabeza un poco hacia abajo',
+  },
+  livenessHold: 'Mantén la postura',
+  livenessBurst: 'No te muevas, tomando fotos',
+  livenessCentre: 'Vuelve al centro y mira a la cámara',
+  livenessTimedOut: 'Seguimos: tomando las fotos',
+  livenessFeedback: {
+    no_face: 'No se ve ninguna cara. Pon la cara en el óvalo.',
+    too_far: 'Acércate un poco.',
+    off_centre: 'Centra la cara en el óvalo.',
+    too_dark: 'Hay poca luz. Busca un sitio más iluminado.',
+    ok: 'Cara detectada.',
+  },
+  connecting: 'Conectando…',
   startingCamera: 'Iniciando la cámara…',
   capture: 'Hacer foto',
   retake: 'Repetir',
@@ -121,7 +190,8 @@ const es: Messages = {
   retry: 'Reintentar',
   previewLabel: 'Vista previa de la cámara',
   errors: {
-    camera_denied: 'Se ha bloqueado el acceso a la cámara. Permite la cámara para este sitio en los ajustes del navegador y vuelve a intentarlo.',
+    camera_denied:
+      'Se ha bloqueado el acceso a la cámara. Permite la cámara para este sitio en los ajustes del navegador y vuelve a intentarlo.',
     camera_unavailable: 'No se ha podido usar ninguna cámara. Conecta una o cierra otras aplicaciones que la usen y vuelve a intentarlo.',
     upload_failed: 'No se han podido enviar tus fotos. Comprueba tu conexión y vuelve a intentarlo.',
     api_unreachable: 'El servicio de verificación no está disponible ahora. Inténtalo de nuevo en un momento.',
@@ -134,3 +204,10 @@ const es: Messages = {
 };
 
 export const translations: Record<string, Messages> = { en, es };
+
+const isHint = (code: WidgetErrorCode): code is WidgetHintCode => (WIDGET_HINT_CODES as readonly WidgetErrorCode[]).includes(code);
+
+/** The error screen's text for a code (a hint code never reaches it; it would read as internal_error). */
+export function errorMessage(t: Messages, code: WidgetErrorCode): string {
+  return isHint(code) ? t.errors.internal_error : t.errors[code];
+}

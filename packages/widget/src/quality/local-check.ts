@@ -1,22 +1,12 @@
 import { laplacianVariance } from '@service/contract';
+import { BLUR_CHECK_WIDTH, BLUR_THRESHOLD, greyFromRgba } from './measures.js';
 
-export { laplacianVariance };
+export { laplacianVariance, greyFromRgba, BLUR_CHECK_WIDTH, BLUR_THRESHOLD };
+
 /**
- * A quick local check before upload, shown as inline hints on the review screen. Blur: variance
- * of the Laplacian of the grey image at a fixed width (so the number means the same for every
- * camera). The face check is in face-check.ts (a detector loaded lazily).
+ * The blur hint on the main thread: only where the frame worker cannot run (a page whose CSP
+ * forbids blob: workers). Normally the worker measures it while it encodes the photo.
  */
-export const BLUR_CHECK_WIDTH = 320;
-/** Below this the photo is called blurry (sharp camera frames measure in the hundreds). */
-export const BLUR_THRESHOLD = 60;
-
-export function greyFromRgba(rgba: Uint8ClampedArray): Uint8ClampedArray {
-  const grey = new Uint8ClampedArray(rgba.length / 4);
-  for (let i = 0, j = 0; i < rgba.length; i += 4, j++) grey[j] = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
-  return grey;
-}
-
-/** The blur hint, computed at capture time (a few milliseconds at 320 px). */
 export function blurHint(canvas: HTMLCanvasElement): 'blurry_image' | null {
   const w = BLUR_CHECK_WIDTH;
   const h = Math.max(1, Math.round((canvas.height / canvas.width) * w));

@@ -6,7 +6,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('tenants')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('credits', 'integer', (c) => c.notNull().defaultTo(0).check(sql`credits >= 0`))
+    .addColumn('credits', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`credits >= 0`),
+    )
     .addColumn('webhook_url', 'text')
     .addColumn('webhook_secret', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
@@ -113,11 +118,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('webhook_deliveries_tenant_idx')
-    .on('webhook_deliveries')
-    .columns(['tenant_id', 'created_at'])
-    .execute();
+  await db.schema.createIndex('webhook_deliveries_tenant_idx').on('webhook_deliveries').columns(['tenant_id', 'created_at']).execute();
 
   await db.schema
     .createTable('webhook_attempts')

@@ -30,6 +30,7 @@ function mount() {
   widget.setAttribute('locale', String(data.get('locale')));
   widget.setAttribute('user-ref', 'demo-user');
   if (data.get('documentBack')) widget.setAttribute('document-back', '');
+  if (data.get('activeLiveness')) widget.setAttribute('active-liveness', '');
   widget.addEventListener('service:complete', (e) => {
     log('service:complete', e.detail);
     verdict.textContent = 'Submitted; waiting for the verdict…';

@@ -1,0 +1,310 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FailureCode } from '@service/contract';
+import type { Logger } from '../http/logger.js';
+import {
+  PermanentPipelineError,
+  type PipelineRequest,
+  type VerificationImages,
+  type VerificationOutcome,
+  type VerificationPipeline,
+} from '../pipeline/pipeline.js';
+import { checkJpegStructure } from './jpeg-structure.js';
+import { processUsage } from './process-usage.js';
+import type { FromChild, ToChild } from './protocol.js';
+import { unreadableOutcome } from './unreadable.js';
+
+/** What one run may spend before it is stopped and its images judged unreadable. */
+export interface RunBudget {
+  wallMs: number;
+  /** CPU time of the child, all its threads together. */
+  cpuMs: number;
+  /** Resident set of the child (native memory of sharp and the wasm heap included). */
+  memoryBytes: number;
+}
+
+export interface IsolatedPipelineOptions {
+  /** Child processes, i.e. runs at once. */
+  size: number;
+  budget: RunBudget;
+  /** Module the children load (`createPipeline()`); default the vision pipeline. */
+  moduleUrl?: string;
+  /** A child whose resident set exceeds this after a run is replaced, so memory comes back. */
+  recycleRssBytes?: number;
+  /** Children started at once, the rest on demand (default all: a job never waits for models to load). */
+  prewarm?: number;
+  logger?: Pick<Logger, 'warn' | 'error' | 'info'>;
+  /** How often budgets are checked. */
+  pollMs?: number;
+}
+
+/** The pipeline had no child free (or none started) before the job's deadline: try again later. */
+export class PipelineUnavailableError extends Error {}
+
+/** The failure code of a verification whose pipeline child died mid-run. */
+export const PIPELINE_CRASHED: FailureCode = 'pipeline_crashed';
+
+/** Both src/ and dist/ sit two levels below the package: the child always runs the built JS. */
+const DIST = new URL('../../dist/pipeline-runner/', import.meta.url);
+const HOST = fileURLToPath(new URL('child-host.js', DIST));
+const VISION_MODULE = new URL('vision-module.js', DIST).href;
+
+interface Run {
+  runId: number;
+  settle(
+    r:
+      | { kind: 'result'; outcome: VerificationOutcome }
+      | { kind: 'error'; message: string; permanentCode?: FailureCode }
+      | { kind: 'exit'; message: string },
+  ): void;
+}
+
+class Child {
+  ready = false;
+  run: Run | null = null;
+  exited = false;
+  fatal: string | null = null;
+  readonly whenReady: Promise<boolean>;
+  constructor(readonly proc: ChildProcess) {
+    this.whenReady = new Promise((resolve) => {
+      proc.on('message', (m: FromChild) => {
+        if (m.type === 'ready') {
+          this.ready = true;
+          resolve(true);
+        } else if (m.type === 'fatal') this.fatal = m.message;
+        else if (this.run && m.runId === this.run.runId) {
+          const run = this.run;
+          this.run = null;
+          run.settle(
+            m.type === 'result'
+              ? { kind: 'result', outcome: m.outcome }
+              : { kind: 'error', message: m.message, permanentCode: m.permanentCode },
+          );
+        }
+      });
+      proc.once('exit', (code, signal) => {
+        this.exited = true;
+        resolve(false);
+        const run = this.run;
+        this.run = null;
+        run?.settle({ kind: 'exit', message: this.fatal ?? `pipeline child exited (${signal ?? code})` });
+      });
+      proc.on('error', () => {}); // an 'exit' follows; a send to a dead child must not throw
+    });
+  }
+  get pid() {
+    return this.proc.pid ?? -1;
+  }
+  kill() {
+    if (!this.exited) this.proc.kill('SIGKILL');
+  }
+}
+
+/**
+ * The vision pipeline in child processes: a crash, a hang or a memory blow-up costs one child,
+ * never the API. Each run gets a wall-clock, CPU-time and memory budget; a run over budget is
+ * killed (SIGKILL, so it cannot keep working after its job gave up) and its images judged
+ * unreadable. JPEG headers are checked before any child sees the bytes.
+ */
+export class IsolatedPipeline implements VerificationPipeline {
+  private readonly children = new Set<Child>();
+  private readonly waiters: { resolve: (c: Child) => void; reject: (err: Error) => void }[] = [];
+  private nextRunId = 1;
+  private stopped = false;
+  private readonly opts: Required<Omit<IsolatedPipelineOptions, 'logger'>> & Pick<IsolatedPipelineOptions, 'logger'>;
+
+  constructor(opts: IsolatedPipelineOptions) {
+    this.opts = {
+      moduleUrl: VISION_MODULE,
+      recycleRssBytes: Math.floor(opts.budget.memoryBytes * 0.6),
+      prewarm: opts.size,
+      pollMs: 100,
+      ...opts,
+    };
+    for (let i = 0; i < Math.min(this.opts.prewarm, this.opts.size); i++) this.spawn();
+  }
+
+  /** Children with their models loaded and no run. */
+  idleCount(): number {
+    return [...this.children].filter((c) => c.ready && !c.exited && !c.run).length;
+  }
+
+  /** Children alive now (for tests and the memory figure). */
+  pids(): number[] {
+    return [...this.children].filter((c) => !c.exited).map((c) => c.pid);
+  }
+
+  async run(request: PipelineRequest, images: VerificationImages, deadline = Number.POSITIVE_INFINITY): Promise<VerificationOutcome> {
+    for (const image of allImages(images)) {
+      const verdict = checkJpegStructure(image);
+      if (!verdict.ok) {
+        this.opts.logger?.info({ problem: verdict.problem }, 'pipeline: image refused before decoding');
+        return unreadableOutcome();
+      }
+    }
+    const child = await this.acquire(deadline);
+    const wallMs = Math.min(this.opts.budget.wallMs, deadline - Date.now());
+    try {
+      return await this.runOn(child, request, images, wallMs, wallMs < this.opts.budget.wallMs);
+    } finally {
+      this.release(child);
+    }
+  }
+
+  private runOn(
+    child: Child,
+    request: PipelineRequest,
+    images: VerificationImages,
+    wallMs: number,
+    shortened: boolean,
+  ): Promise<VerificationOutcome> {
+    const { budget, pollMs, logger } = this.opts;
+    const runId = this.nextRunId++;
+    const startCpu = processUsage(child.pid)?.cpuMs ?? 0;
+    return new Promise<VerificationOutcome>((resolve, reject) => {
+      let over: string | null = null;
+      const stopFor = (what: string) => {
+        if (over) return;
+        over = what;
+        child.kill();
+      };
+      const wall = setTimeout(() => stopFor('wall'), Math.max(0, wallMs));
+      const poll = setInterval(() => {
+        const u = processUsage(child.pid);
+        if (!u) return;
+        if (u.cpuMs - startCpu > budget.cpuMs) stopFor('cpu');
+        else if (u.rssBytes > budget.memoryBytes) stopFor('memory');
+      }, pollMs);
+      child.run = {
+        runId,
+        settle: (r) => {
+          clearTimeout(wall);
+          clearInterval(poll);
+          if (r.kind === 'result') resolve(r.outcome);
+          else if (r.kind === 'error')
+            reject(r.permanentCode ? new PermanentPipelineError(r.permanentCode, r.message) : new Error(r.message));
+          else if (this.stopped) reject(new PipelineUnavailableError('pipeline stopped during the run'));
+          else if (over === 'wall' && shortened) reject(new PipelineUnavailableError('no time left in the job for a full run'));
+          else if (over) {
+            logger?.warn({ budget: over }, 'pipeline: run over budget, stopped; images judged unreadable');
+            resolve(unreadableOutcome());
+          } else {
+            logger?.error({ err: { message: r.message } }, 'pipeline: child died during a run');
+            reject(new PermanentPipelineError(PIPELINE_CRASHED, 'The pipeline process died during the run'));
+          }
+        },
+      };
+      if (child.exited) {
+        // It died between being handed over and being given the run.
+        const run = child.run;
+        child.run = null;
+        run.settle({ kind: 'exit', message: child.fatal ?? 'pipeline child exited' });
+        return;
+      }
+      const message: ToChild = { type: 'run', runId, request, images };
+      child.proc.send(message, (err) => {
+        if (err) child.kill();
+      });
+    });
+  }
+
+  private spawn(): Child {
+    const proc = fork(HOST, [this.opts.moduleUrl], {
+      serialization: 'advanced',
+      // V8's own heap is capped too; native memory (sharp, wasm) is watched through the RSS.
+      execArgv: [`--max-old-space-size=${Math.max(128, Math.floor(this.opts.budget.memoryBytes / 1024 / 1024))}`],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    const child = new Child(proc);
+    this.children.add(child);
+    void child.whenReady.then((ok) => {
+      if (ok) this.handOver(child);
+    });
+    proc.once('exit', () => {
+      this.children.delete(child);
+      if (!child.ready && !this.stopped) {
+        this.opts.logger?.error({ err: { message: child.fatal ?? 'exited' } }, 'pipeline: child failed to start');
+        // Waiters keep waiting (until their deadline); try again shortly rather than in a loop.
+        setTimeout(() => this.fillForWaiters(), 2_000).unref();
+      } else if (!this.stopped && this.children.size < this.opts.prewarm) {
+        // Keep the warm pool full: a replacement loads its models before the next job needs it.
+        this.spawn();
+      } else this.fillForWaiters();
+    });
+    return child;
+  }
+
+  private fillForWaiters(): void {
+    if (this.stopped) return;
+    const starting = [...this.children].filter((c) => !c.ready && !c.exited).length;
+    const missing = Math.min(this.waiters.length - starting, this.opts.size - this.children.size);
+    for (let i = 0; i < missing; i++) this.spawn();
+  }
+
+  private handOver(child: Child): void {
+    if (this.stopped || child.exited || child.run) return;
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      child.run = { runId: 0, settle: () => {} }; // reserved until the waiter sends its run
+      waiter.resolve(child);
+    }
+  }
+
+  private acquire(deadline: number): Promise<Child> {
+    if (this.stopped) return Promise.reject(new PipelineUnavailableError('pipeline stopped'));
+    const idle = [...this.children].find((c) => c.ready && !c.exited && !c.run);
+    if (idle) {
+      idle.run = { runId: 0, settle: () => {} };
+      return Promise.resolve(idle);
+    }
+    return new Promise<Child>((resolve, reject) => {
+      const waiter = {
+        resolve: (c: Child) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      const timer = setTimeout(
+        () => {
+          const i = this.waiters.indexOf(waiter);
+          if (i >= 0) this.waiters.splice(i, 1);
+          reject(new PipelineUnavailableError('no pipeline process free before the deadline'));
+        },
+        Math.max(0, Math.min(deadline - Date.now(), 2 ** 31 - 1)),
+      );
+      this.waiters.push(waiter);
+      this.fillForWaiters();
+    });
+  }
+
+  private release(child: Child): void {
+    child.run = null;
+    if (child.exited) return;
+    const rss = processUsage(child.pid)?.rssBytes ?? 0;
+    if (rss > this.opts.recycleRssBytes) {
+      // Native heaps (wasm, glib) rarely shrink: a fresh child is the way memory comes back.
+      child.kill();
+      return;
+    }
+    this.handOver(child);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const w of this.waiters.splice(0)) w.reject(new PipelineUnavailableError('pipeline stopped'));
+    const exits = [...this.children].map((c) => new Promise<void>((r) => (c.exited ? r() : c.proc.once('exit', () => r()))));
+    for (const c of this.children) c.kill();
+    await Promise.all(exits);
+  }
+}
+
+function allImages(images: VerificationImages): Uint8Array[] {
+  const list: Uint8Array[] = [images.docFront, images.selfie];
+  if (images.docBack) list.push(images.docBack);
+  if (images.liveness) list.push(images.liveness.anchor, ...images.liveness.steps.flatMap((s) => s.frames));
+  return list;
+}

@@ -1,0 +1,85 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '@service/contract';
+import { decodeImage, greyRegionPng, ImageDecodeError } from '../../src/pipeline/decode.js';
+import { estimateSkew } from '../../src/pipeline/skew.js';
+import { textCard } from '../../src/eval/synthetic-documents.js';
+
+describe('decodeImage: one policy for every stage', () => {
+  it('applies EXIF orientation before anything else: a portrait phone photo (orientation 6 and 8) comes out upright', async () => {
+    const card = await textCard(640, 400);
+    const upright = await decodeImage(card);
+    for (const [orientation, turn] of [
+      [6, -90],
+      [8, 90],
+    ] as const) {
+      // Stored sideways with a tag saying how to turn it back, as phones do.
+      const stored = await sharp(card).rotate(turn).withMetadata({ orientation }).jpeg().toBuffer();
+      const d = await decodeImage(stored);
+      expect({ w: d.width, h: d.height, pw: d.pixelWidth, ph: d.pixelHeight }).toEqual({ w: 640, h: 400, pw: 640, ph: 400 });
+      // Same picture as the upright one (mean absolute difference of grey thumbnails is small).
+      const thumb = (img: typeof d) =>
+        sharp(img.pixels, { raw: { width: img.pixelWidth, height: img.pixelHeight, channels: 3 } })
+          .resize(32, 20)
+          .greyscale()
+          .raw()
+          .toBuffer();
+      const [a, b] = await Promise.all([thumb(upright), thumb(d)]);
+      let diff = 0;
+      for (let i = 0; i < a.length; i++) diff += Math.abs(a[i]! - b[i]!);
+      expect(diff / a.length).toBeLessThan(12);
+      // A crop of the bottom of the oriented image works (was "extract_area: bad extract area").
+      await expect(
+        greyRegionPng(d, { left: 0, top: 0.6, width: 1, height: 0.4 }, { maxWidth: 2000, minWidth: 1200 }),
+      ).resolves.toBeInstanceOf(Buffer);
+    }
+  });
+
+  it('downscales on decode (long side at most 2048) and keeps the size as taken', async () => {
+    const big = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
+    const d = await decodeImage(big);
+    expect(d).toMatchObject({ width: 4000, height: 3000, pixelWidth: 2048, pixelHeight: 1536 });
+    expect(d.pixels.length).toBe(2048 * 1536 * 3);
+  });
+
+  it('refuses corrupt data, a header over the pixel limit and a strip-shaped image with ImageDecodeError', async () => {
+    const card = await textCard(640, 400);
+    const cases: [Buffer, string][] = [
+      [Buffer.from([0xff, 0xd8, 0xff, 0, 1, 2, 3]), 'corrupt'],
+      // Cut short but closed with an end-of-image marker.
+      [Buffer.concat([card.subarray(0, Math.floor(card.length / 2)), Buffer.from([0xff, 0xd9])]), 'corrupt'],
+    ];
+    for (const [bytes, problem] of cases) {
+      const err = await decodeImage(bytes).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ImageDecodeError);
+      expect((err as ImageDecodeError).problem).toBe(problem);
+    }
+    // A frame header claiming more pixels than the limit: patch the SOF0 size of a small JPEG.
+    const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
+    const sof = small.indexOf(Buffer.from([0xff, 0xc0]));
+    const patched = Buffer.from(small);
+    patched.writeUInt16BE(7000, sof + 5);
+    patched.writeUInt16BE(7000, sof + 7);
+    expect(7000 * 7000).toBeGreaterThan(LIMITS.imageMaxPixels);
+    expect(((await decodeImage(patched).catch((e: unknown) => e)) as ImageDecodeError).problem).toMatch(/too_many_pixels|corrupt/);
+    const strip = await sharp({ create: { width: 100, height: 2000, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
+    expect(((await decodeImage(strip).catch((e: unknown) => e)) as ImageDecodeError).problem).toBe('bad_shape');
+  });
+});
+
+describe('estimateSkew', () => {
+  it('finds how far text lines are turned, both ways, within a degree', async () => {
+    const card = await textCard(1280, 800);
+    for (const angle of [-12, -7, -3, 0, 4, 9, 12]) {
+      const turned = await sharp(card).rotate(angle, { background: '#777' }).jpeg().toBuffer();
+      const skew = await estimateSkew(await decodeImage(turned));
+      expect(Math.abs(skew + angle)).toBeLessThanOrEqual(1);
+    }
+  });
+});

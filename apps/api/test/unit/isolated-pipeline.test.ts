@@ -1,0 +1,99 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PermanentPipelineError, type VerificationImages } from '../../src/pipeline/pipeline.js';
+import { IsolatedPipeline, PIPELINE_CRASHED, PipelineUnavailableError } from '../../src/pipeline-runner/isolated-pipeline.js';
+import { processUsage } from '../../src/pipeline-runner/process-usage.js';
+
+const MODULE = new URL('../fixtures/pipeline-module.mjs', import.meta.url).href;
+let pipeline: IsolatedPipeline;
+let images: VerificationImages;
+const request = (name: string) => ({ documentType: null, submittedFullName: name, country: null });
+
+beforeAll(async () => {
+  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#888' } })
+    .jpeg()
+    .toBuffer();
+  images = { docFront: jpeg, docBack: null, selfie: jpeg, liveness: null };
+  pipeline = new IsolatedPipeline({
+    size: 2,
+    moduleUrl: MODULE,
+    budget: { wallMs: 4_000, cpuMs: 1_500, memoryBytes: 400 * 1024 * 1024 },
+    pollMs: 50,
+  });
+});
+afterAll(() => pipeline?.stop());
+
+const unreadable = { verdict: 'rejected', reasons: ['document_unreadable'] };
+
+describe('isolated pipeline (child processes with a budget)', () => {
+  it('runs in another process and gets Buffers back', async () => {
+    const out = await pipeline.run(request('ok'), images);
+    expect(out).toMatchObject({ verdict: 'approved', reasons: [`bytes:${images.docFront.length}:true`] });
+    expect(pipeline.pids()).not.toContain(process.pid);
+  });
+
+  it('a run that never ends is killed at its wall-clock budget and judged unreadable', async () => {
+    const started = Date.now();
+    expect(await pipeline.run(request('hang'), images)).toMatchObject(unreadable);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_900);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('a run that burns CPU is killed (CPU budget, or the wall clock on a busy machine) and judged unreadable', async () => {
+    expect(await pipeline.run(request('spin'), images)).toMatchObject(unreadable);
+  }, 60_000);
+
+  it('a run that allocates native memory is killed at its memory budget', async () => {
+    expect(await pipeline.run(request('alloc'), images)).toMatchObject(unreadable);
+  });
+
+  it('a child that crashes ends the run as failed (pipeline_crashed); the next run gets a fresh child', async () => {
+    const err = await pipeline.run(request('crash'), images).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentPipelineError);
+    expect((err as PermanentPipelineError).code).toBe(PIPELINE_CRASHED);
+    expect(await pipeline.run(request('ok'), images)).toMatchObject({ verdict: 'approved' });
+  });
+
+  it("an unhandled rejection inside the child ends that child only (tfjs's rethrowing handlers are replaced)", async () => {
+    const err = await pipeline.run(request('floating'), images).catch((e: unknown) => e);
+    expect((err as PermanentPipelineError).code).toBe(PIPELINE_CRASHED);
+    expect(await pipeline.run(request('ok'), images)).toMatchObject({ verdict: 'approved' });
+  });
+
+  it('errors keep their kind: permanent stays permanent, anything else may be retried', async () => {
+    const permanent = await pipeline.run(request('permanent'), images).catch((e: unknown) => e);
+    expect((permanent as PermanentPipelineError).code).toBe('selfie_disappeared');
+    const transient = await pipeline.run(request('throw'), images).catch((e: unknown) => e);
+    expect(transient).toBeInstanceOf(Error);
+    expect(transient).not.toBeInstanceOf(PermanentPipelineError);
+  });
+
+  it('two runs at once use two processes; a third waits for one', async () => {
+    const started = Date.now();
+    const runs = await Promise.all([
+      pipeline.run(request('hang'), images),
+      pipeline.run(request('ok'), images),
+      pipeline.run(request('ok'), images),
+    ]);
+    expect(runs.map((r) => r.verdict)).toEqual(['rejected', 'approved', 'approved']);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('a header claiming more pixels than the limit is refused before any child sees it', async () => {
+    const huge = Buffer.from(images.docFront);
+    const sof = huge.indexOf(Buffer.from([0xff, 0xc0]));
+    huge.writeUInt16BE(7000, sof + 5);
+    huge.writeUInt16BE(7000, sof + 7);
+    const pids = pipeline.pids();
+    const cpuBefore = pids.map((p) => processUsage(p)?.cpuMs ?? 0);
+    expect(await pipeline.run(request('spin'), { ...images, docFront: huge })).toMatchObject(unreadable);
+    // Were it run, 'spin' would have burnt its CPU budget.
+    const cpuAfter = pids.map((p) => processUsage(p)?.cpuMs ?? 0);
+    expect(cpuAfter.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0)).toBeLessThan(500);
+  });
+
+  it('a run whose job has no time left for a whole run is given back to be retried, not judged', async () => {
+    const err = await pipeline.run(request('hang'), images, Date.now() + 500).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PipelineUnavailableError);
+  });
+});

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { POLICY } from '../../src/pipeline/policy.js';
+import {
+  foldTransliteration,
+  icaoTransliteration,
+  jaroWinkler,
+  nameInTextScore,
+  nameMatchScore,
+  normalizeName,
+} from '../../src/pipeline/name-match.js';
+
+/** What the policy makes of a score: approve (pass), review, or reject. */
+type Outcome = 'pass' | 'review' | 'reject';
+const outcome = (score: number): Outcome =>
+  score < POLICY.nameMatch.reject ? 'reject' : score < POLICY.nameMatch.review ? 'review' : 'pass';
+
+// [typed, document surname, document given names, expected]
+type Row = [string, string, string, Outcome];
+
+/** The same person, written as people write their names. */
+const GENUINE: Row[] = [
+  ['Ana Lucía Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['ana lucia martinez garcia', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['Martínez García Ana Lucía', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['MARTINEZ GARCIA, Ana Lucia', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['Ana Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['Ana Lucía Martínez', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['A. Lucía Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['Lucía Ana Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'pass'],
+  ['Jürgen Müller', 'MUELLER', 'JUERGEN', 'pass'],
+  ['Jurgen Muller', 'MUELLER', 'JUERGEN', 'pass'],
+  ['Jürgen Müller', 'MULLER', 'JURGEN', 'pass'],
+  ['Juergen Mueller', 'MULLER', 'JURGEN', 'pass'],
+  ['Ingrid Sofie Ødegård', 'OEDEGAARD', 'INGRID SOFIE', 'pass'],
+  ['Ingrid Sofie Odegard', 'OEDEGAARD', 'INGRID SOFIE', 'pass'],
+  ['Ingrid Sofie Ødegård', 'OEDEGARD', 'INGRID SOFIE', 'pass'],
+  ['Ingrid Ødegård', 'OEDEGAARD', 'INGRID SOFIE', 'pass'],
+  ['Ødegård Ingrid Sofie', 'OEDEGAARD', 'INGRID SOFIE', 'pass'],
+  ['Ingrid Haddad', 'HADDAD OEDEGAARD', 'INGRID SOFIE', 'pass'],
+  ['Chloé Anaïs Marchand', 'MARCHAND', 'CHLOE ANAIS', 'pass'],
+  ['Chloe Marchand', 'MARCHAND', 'CHLOE ANAIS', 'pass'],
+  ['Åsa Ångström', 'AANGSTROEM', 'AASA', 'pass'],
+  ['Asa Angstrom', 'AANGSTROEM', 'AASA', 'pass'],
+  ['Ludwig van Beethoven', 'VAN BEETHOVEN', 'LUDWIG', 'pass'],
+  ['Ludwig Beethoven', 'VAN BEETHOVEN', 'LUDWIG', 'pass'],
+  ['Ludwig van Beethoven', 'BEETHOVEN', 'LUDWIG', 'pass'],
+  ['Jan van der Berg', 'VAN DER BERG', 'JAN', 'pass'],
+  ['Jan Vanderberg', 'VAN DER BERG', 'JAN', 'pass'],
+  ['Omar al-Hassan', 'AL HASSAN', 'OMAR', 'pass'],
+  ['Omar Al Hassan', 'ALHASSAN', 'OMAR', 'pass'],
+  ['Omar Hassan', 'AL HASSAN', 'OMAR', 'pass'],
+  ['María de la Cruz', 'DE LA CRUZ', 'MARIA', 'pass'],
+  ["Seán O'Brien", 'OBRIEN', 'SEAN', 'pass'],
+  ['Mary-Jane Watson', 'WATSON', 'MARY JANE', 'pass'],
+  ['Mary Jane Watson', 'WATSON', 'MARY JANE', 'pass'],
+  ['Mary Watson', 'WATSON', 'MARY JANE', 'pass'],
+  ['Anne Smith-Jones', 'SMITH JONES', 'ANNE', 'pass'],
+  ['Anne Smith', 'SMITH JONES', 'ANNE', 'pass'],
+  ['Anne Jones', 'SMITH JONES', 'ANNE', 'pass'],
+  ['Alexandrina Wolkenstein-Rodenegg', 'WOLKENSTEIN RODEN', 'ALEXANDRINA', 'pass'],
+  ['José María García', 'GARCIA', 'JOSE MARIA', 'pass'],
+  ['Jose Garcia', 'GARCIA', 'JOSE MARIA', 'pass'],
+  ['Nguyễn Văn An', 'NGUYEN', 'VAN AN', 'pass'],
+  ['Zoë Ünal-Çelik', 'UNAL CELIK', 'ZOE', 'pass'],
+  ['Łukasz Strauß', 'STRAUSS', 'LUKASZ', 'pass'],
+  ['Lukasz Strauss', 'STRAUSS', 'LUKASZ', 'pass'],
+  ['Søren Kierkegaard', 'KIERKEGAARD', 'SOEREN', 'pass'],
+  ['Soren Kierkegaard', 'KIERKEGAARD', 'SOEREN', 'pass'],
+  ['François Lefèvre', 'LEFEVRE', 'FRANCOIS', 'pass'],
+  ['Björk Guðmundsdóttir', 'GUDMUNDSDOTTIR', 'BJOERK', 'pass'],
+  ['Þóra Jónsdóttir', 'JONSDOTTIR', 'THORA', 'pass'],
+  ['Muhammad bin Salman', 'BIN SALMAN', 'MUHAMMAD', 'pass'],
+  ['John Smith', 'SMITH', 'JOHN', 'pass'],
+  ['SMITH John', 'SMITH', 'JOHN', 'pass'],
+  ['J Smith', 'SMITH', 'JOHN', 'pass'],
+  ['John Paul Smith', 'SMITH', 'JOHN PAUL', 'pass'],
+  ['Paul Smith', 'SMITH', 'JOHN PAUL', 'pass'],
+  ['Siobhán Ní Bhriain', 'NI BHRIAIN', 'SIOBHAN', 'pass'],
+  ['Hans-Peter Müller-Lüdenscheidt', 'MUELLER LUEDENSCHEIDT', 'HANS PETER', 'pass'],
+  ['Hans-Peter Müller', 'MUELLER LUEDENSCHEIDT', 'HANS PETER', 'pass'],
+  ['Mei Ling Wong', 'WONG', 'MEI LING', 'pass'],
+  ['Wong Mei Ling', 'WONG', 'MEI LING', 'pass'],
+  ['Li Na', 'LI', 'NA', 'pass'],
+  ['Yılmaz Elif', 'YILMAZ', 'ELIF', 'pass'],
+  ['Emma Johansson', 'JOHANSSON', 'EMMA', 'pass'],
+  ['Pablo Rodríguez', 'RODRIGUEZ', 'JUAN PABLO', 'pass'],
+];
+
+/** Another person, or a name that a person must look at: never a pass. */
+const NEAR_MISSES: Row[] = [
+  // Another surname with the same given names: always rejected.
+  ['Ingrid Sofie Haddad', 'OEDEGAARD', 'INGRID SOFIE', 'reject'],
+  ['Chloé Anaïs Haddad', 'MARCHAND', 'CHLOE ANAIS', 'reject'],
+  ['Ana Lucía Martínez López', 'MARTINEZ GARCIA', 'ANA LUCIA', 'reject'],
+  ['Ana Lucía Sánchez', 'MARTINEZ GARCIA', 'ANA LUCIA', 'reject'],
+  ['Sofie Ingrid Haddad', 'OEDEGAARD', 'INGRID SOFIE', 'reject'],
+  ['Haddad Ingrid Sofie', 'OEDEGAARD', 'INGRID SOFIE', 'reject'],
+  ['Anaïs Chloé Martin', 'MARCHAND', 'CHLOE ANAIS', 'reject'],
+  ['Ludwig van Beethoven', 'VAN BERG', 'LUDWIG', 'reject'],
+  ['Omar al-Hassan', 'AL HUSSEIN', 'OMAR', 'reject'],
+  ['John Smith', 'SMYTHE', 'JOHN', 'reject'],
+  ['Alexander Petrov', 'IVANOV', 'ALEXANDER', 'reject'],
+  ['Björk Gudmundsdottir', 'GUDMUNDSSON', 'BJOERK', 'reject'],
+  ['Wong Mei', 'WANG', 'MEI LING', 'reject'],
+  ['Mei Ling Wang', 'WONG', 'MEI LING', 'reject'],
+  ['Muhammad bin Salman', 'BIN SULTAN', 'MUHAMMAD', 'reject'],
+  ['Lukas Strauss', 'STRAUB', 'LUKAS', 'reject'],
+  ['Emma Johansson', 'JOHANSEN', 'EMMA', 'reject'],
+  ['Fatima Zahra', 'ZAHRANI', 'FATIMA', 'reject'],
+  ['Kim Lee', 'LI', 'KIM', 'reject'],
+  ['Sara Cohen', 'COHN', 'SARA', 'reject'],
+  ['Priya Sharma', 'VERMA', 'PRIYA', 'reject'],
+  ['Chioma Okafor', 'OKONKWO', 'CHIOMA', 'reject'],
+  ['Elif Yılmaz', 'YILDIZ', 'ELIF', 'reject'],
+  ['Grace Hopper', 'MARTINEZ GARCIA', 'ANA LUCIA', 'reject'],
+  ['Eileen Collins', 'HOPPER', 'GRACE BREWSTER', 'reject'],
+  ['Ana Lucía', 'MARTINEZ GARCIA', 'ANA LUCIA', 'reject'],
+  // Same surname, another given name: another person.
+  ['Pierre Marchand', 'MARCHAND', 'CHLOE ANAIS', 'reject'],
+  ['Ingrid Sofie Ødegård', 'OEDEGAARD', 'KARI ANNE', 'reject'],
+  ['Lucía Martínez García', 'MARTINEZ GARCIA', 'ANA', 'reject'],
+  ['Søren Kierkegaard', 'KIERKEGAARD', 'SVEN', 'reject'],
+  ['Jose Garcia', 'GARCIA', 'JUAN', 'reject'],
+  ['Ivan Petrov', 'PETROV', 'ALEXANDER', 'reject'],
+  ['John Smith', 'SMITH', 'JANE', 'reject'],
+  ['Ahmed Khan', 'KHAN', 'MOHAMMED', 'reject'],
+  ['Ngozi Okafor', 'OKAFOR', 'CHIOMA', 'reject'],
+  ['Pedro Alves', 'ALVES PEREIRA', 'JOAO', 'reject'],
+  // One letter off, an extra or shortened given name, a surname alone: a person looks.
+  ['Peter Pedersen', 'PETERSEN', 'PETER', 'review'],
+  ['Jürgen Müller', 'MOLLER', 'JURGEN', 'review'],
+  ['Hans Meier', 'MEYER', 'HANS', 'review'],
+  ['Anna Schmidt', 'SCHMITT', 'ANNA', 'review'],
+  ['Jan van der Berg', 'VAN DER BERGH', 'JAN', 'review'],
+  ['Omar Hassan', 'HASAN', 'OMAR', 'review'],
+  ['Chloé Anaïs Marchant', 'MARCHAND', 'CHLOE ANAIS', 'review'],
+  ['Anna Karenina', 'KARENIN', 'ANNA', 'review'],
+  ['Alex Petrova', 'PETROV', 'ALEXANDER', 'review'],
+  ['Anna-Lena Schulz', 'SCHULZE', 'ANNA LENA', 'review'],
+  ['Sara Cohen', 'KOHEN', 'SARA', 'review'],
+  ['Dmitri Ivanov', 'IVANOVA', 'DMITRI', 'review'],
+  ['Kowalski Jan', 'KOWALSKA', 'JAN', 'review'],
+  ["Tomás O'Neill", 'ONEIL', 'TOMAS', 'review'],
+  ['Ingrid Sofie Ødegaard-Haddad', 'OEDEGAARD', 'INGRID SOFIE', 'review'],
+  ['Chloé Anaïs Marchand-Haddad', 'MARCHAND', 'CHLOE ANAIS', 'review'],
+  ['Anne Jones-Smith', 'SMITH JONES', 'ANNE', 'review'],
+  ['Joao Pereira Alves', 'ALVES PEREIRA', 'JOAO', 'review'],
+  ['Ana Sofía Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'review'],
+  ['Ana Lucia Martinez Garcia', 'MARTINEZ GARCIA', 'ANA LUISA', 'review'],
+  ['Jose Maria Garcia', 'GARCIA', 'JOSE LUIS', 'review'],
+  ['Juan Carlos Rodríguez', 'RODRIGUEZ', 'JUAN PABLO', 'review'],
+  ['Martínez García', 'MARTINEZ GARCIA', 'ANA LUCIA', 'review'],
+  ['Jan Nowak', 'NOWAK', 'JANINA', 'review'],
+  ['Paula Nowak', 'NOWAK', 'PAUL', 'review'],
+  ['Alex Petrov', 'PETROV', 'ALEXANDER', 'review'],
+  ['Jon Smith', 'SMITH', 'JOHN', 'review'],
+  ['Chloé Anaïs Marchand', 'MARCHAND', 'CLOE ANAIS', 'review'],
+  ['Mohammed Khan', 'KHAN', 'MOHAMMAD', 'review'],
+  ['Maria de la Cruz', 'DE LA CRUZ', 'MARTA', 'review'],
+];
+
+describe('name match: surname and given names compared apart', () => {
+  it('has a table of at least 100 pairs, half of them near misses', () => {
+    expect(GENUINE.length + NEAR_MISSES.length).toBeGreaterThanOrEqual(100);
+    expect(NEAR_MISSES.length * 2).toBeGreaterThanOrEqual(GENUINE.length + NEAR_MISSES.length - 2);
+  });
+
+  it.each(GENUINE)('"%s" for %s, %s: %s', (typed, surname, given, expected) => {
+    expect(outcome(nameMatchScore(typed, { surname, givenNames: given, truncated: surname === 'WOLKENSTEIN RODEN' }))).toBe(expected);
+  });
+
+  it.each(NEAR_MISSES)('"%s" for %s, %s: %s', (typed, surname, given, expected) => {
+    expect(outcome(nameMatchScore(typed, { surname, givenNames: given }))).toBe(expected);
+  });
+
+  it('a name cut by the MRZ matches only when the zone was full (truncated)', () => {
+    const doc = { surname: 'WOLKENSTEIN RODEN', givenNames: 'ALEXANDRINA' };
+    expect(nameMatchScore('Alexandrina Wolkenstein-Rodenegg', { ...doc, truncated: true })).toBeGreaterThanOrEqual(0.9);
+    expect(nameMatchScore('Alexandrina Wolkenstein-Rodenegg', { ...doc, truncated: false })).toBeLessThan(0.85);
+  });
+
+  it('exact forms score 1, tolerated variants less, nothing typed 0', () => {
+    expect(nameMatchScore('Ana Lucía Martínez García', { surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA' })).toBe(1);
+    expect(nameMatchScore('Ana Martínez García', { surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA' })).toBe(0.95);
+    expect(nameMatchScore('', { surname: 'SMITH', givenNames: 'JOHN' })).toBe(0);
+  });
+});
+
+describe('name normalisation', () => {
+  it('drops accents, transliterates as ICAO 9303 does, and folds both spellings together', () => {
+    expect(normalizeName('  Zoë  Ünal-Çelik ')).toBe('ZOE UNAL CELIK');
+    expect(normalizeName('Łukasz Strauß Ødegård')).toBe('LUKASZ STRAUSS ODEGARD');
+    expect(icaoTransliteration('Jürgen Müller Ødegård Åsa')).toBe('JUERGEN MUELLER OEDEGAARD AASA');
+    expect(foldTransliteration('MUELLER')).toBe(foldTransliteration('MULLER'));
+    expect(foldTransliteration('OEDEGAARD')).toBe(foldTransliteration('ODEGARD'));
+  });
+
+  it('Jaro-Winkler reference values', () => {
+    expect(jaroWinkler('MARTHA', 'MARHTA')).toBeCloseTo(0.961, 3);
+    expect(jaroWinkler('DIXON', 'DICKSONX')).toBeCloseTo(0.813, 3);
+  });
+});
+
+describe('name in free text (no surname/given split known)', () => {
+  const text = 'PASSPORT\nSurname / Apellidos MARTÍNEZ GARCÍA\nGiven names\nANA LUCÍA Nationality ESP\n';
+  it('finds the name wherever the layout puts it', () => {
+    expect(nameInTextScore('Ana Lucía Martínez García', text)).toBe(1);
+    expect(nameInTextScore('Ana', '')).toBe(0);
+  });
+  it('a surname that is not in the text never passes on the strength of the given names', () => {
+    expect(outcome(nameInTextScore('Ana Lucía Haddad', text))).not.toBe('pass');
+    expect(outcome(nameInTextScore('Grace Hopper', text))).toBe('reject');
+  });
+});

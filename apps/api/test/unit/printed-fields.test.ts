@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { printedFields } from '../../src/pipeline/printed-fields.js';
+
+describe('printed fields by their labels', () => {
+  it.each([
+    [
+      'label above value, bilingual labels',
+      'IDENTITY CARD\nApellidos / Surname\nMARTÍNEZ GARCÍA\nNombre / Given names\nANA LUCÍA\nNacionalidad / Nationality   Fecha / Date of birth\nESP   28 02 1990\n',
+      { surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA', nationality: 'ESP' },
+    ],
+    [
+      'French labels',
+      "CARTE NATIONALE D'IDENTITÉ\nNom / Surname\nØdegård\nPrénoms / Given names\nIngrid Sofie\nNationalité / Nationality\nNOR\n",
+      { surname: 'ODEGARD', givenNames: 'INGRID SOFIE', nationality: 'NOR' },
+    ],
+    [
+      'EU driving licence, numbered fields inline',
+      'DRIVING LICENCE\n1. MARCHAND\n2. CHLOÉ ANAÏS\n3. 12.03.1990 FRANCE\n4a. 01.02.2020\n4b. 01.02.2035\n5. D1234567\n',
+      { surname: 'MARCHAND', givenNames: 'CHLOE ANAIS', nationality: null },
+    ],
+    [
+      'North-American abbreviations',
+      "DRIVER'S LICENSE\nDL\nX1234567\nLN\nHOPPER\nFN\nGRACE BREWSTER\nDOB\n12/09/1986\n",
+      { surname: 'HOPPER', givenNames: 'GRACE BREWSTER', nationality: null },
+    ],
+    [
+      'misread labels are still labels (SUMAME, GRVEN NAMES), junk before a value dropped (OCR of a photographed card)',
+      "CARTE NATIONALE D'IDENTITE FRANCE\n4 hd Nom / Sumame\n| iq i. GARCIA LOPEZ\n\\ | -W'  Prenoms / Grven names 1\nJ © EVA\n- Nationalité / Nationality ;\nC4 =~ FRA\n",
+      { surname: 'GARCIA LOPEZ', givenNames: 'EVA', nationality: 'FRA' },
+    ],
+    [
+      'a lost surname label: the value above the given names label',
+      'PERMIS DE CONDUIRE UNITED STATES\n; IBANEZ\nh FN _\ni , LUCIA BEGONA\n! , DL\n',
+      { surname: 'IBANEZ', givenNames: 'LUCIA BEGONA', nationality: null },
+    ],
+    [
+      'a short given name one letter from a label word is a name (JAMES, NAMES)',
+      'LN HOPPER\nFN JAMES ELIZABETH\n',
+      { surname: 'HOPPER', givenNames: 'JAMES ELIZABETH', nationality: null },
+    ],
+  ])('%s', (_label, text, expected) => {
+    expect(printedFields(text)).toEqual(expected);
+  });
+
+  it('finds nothing in text without labels', () => {
+    expect(printedFields('LINE 0 SAMPLE TEXT 0123456789\nLINE 1 SAMPLE TEXT')).toEqual({
+      surname: null,
+      givenNames: null,
+      nationality: null,
+    });
+  });
+});

@@ -1,0 +1,2 @@
+export { installFakeCamera, showFrame, type CameraFrames, type FakeCameraOptions, type HeadBehaviour } from './fake-camera.js';
+export { completeVerification, FORCE_VERDICT, type CompleteDetail } from './verification.js';
