@@ -63,6 +63,8 @@ class Child {
   ready = false;
   run: Run | null = null;
   exited = false;
+  /** Killed and not yet gone: never handed a run (its 'exit' would end that run as a crash). */
+  retiring = false;
   fatal: string | null = null;
   readonly whenReady: Promise<boolean>;
   constructor(readonly proc: ChildProcess) {
@@ -95,7 +97,12 @@ class Child {
   get pid() {
     return this.proc.pid ?? -1;
   }
+  /** Ready, alive and free. */
+  get idle(): boolean {
+    return this.ready && !this.exited && !this.retiring && !this.run;
+  }
   kill() {
+    this.retiring = true;
     if (!this.exited) this.proc.kill('SIGKILL');
   }
 }
@@ -126,12 +133,12 @@ export class IsolatedPipeline implements VerificationPipeline {
 
   /** Children with their models loaded and no run. */
   idleCount(): number {
-    return [...this.children].filter((c) => c.ready && !c.exited && !c.run).length;
+    return [...this.children].filter((c) => c.idle).length;
   }
 
   /** Children alive now (for tests and the memory figure). */
   pids(): number[] {
-    return [...this.children].filter((c) => !c.exited).map((c) => c.pid);
+    return [...this.children].filter((c) => !c.exited && !c.retiring).map((c) => c.pid);
   }
 
   async run(request: PipelineRequest, images: VerificationImages, deadline = Number.POSITIVE_INFINITY): Promise<VerificationOutcome> {
@@ -237,12 +244,13 @@ export class IsolatedPipeline implements VerificationPipeline {
   private fillForWaiters(): void {
     if (this.stopped) return;
     const starting = [...this.children].filter((c) => !c.ready && !c.exited).length;
-    const missing = Math.min(this.waiters.length - starting, this.opts.size - this.children.size);
+    const alive = [...this.children].filter((c) => !c.retiring).length;
+    const missing = Math.min(this.waiters.length - starting, this.opts.size - alive);
     for (let i = 0; i < missing; i++) this.spawn();
   }
 
   private handOver(child: Child): void {
-    if (this.stopped || child.exited || child.run) return;
+    if (this.stopped || !child.idle) return;
     const waiter = this.waiters.shift();
     if (waiter) {
       child.run = { runId: 0, settle: () => {} }; // reserved until the waiter sends its run
@@ -252,7 +260,7 @@ export class IsolatedPipeline implements VerificationPipeline {
 
   private acquire(deadline: number): Promise<Child> {
     if (this.stopped) return Promise.reject(new PipelineUnavailableError('pipeline stopped'));
-    const idle = [...this.children].find((c) => c.ready && !c.exited && !c.run);
+    const idle = [...this.children].find((c) => c.idle);
     if (idle) {
       idle.run = { runId: 0, settle: () => {} };
       return Promise.resolve(idle);

@@ -16,6 +16,12 @@ export interface MrzFields {
   nationality: string;
   /** The name field is full to its last character: the name may have been cut. */
   nameTruncated: boolean;
+  /**
+   * The surname without its first letter, when the zone's name line began with a digit (a name
+   * holds none): either a look-alike (0 for O) or the document's edge read as a mark; no check
+   * digit tells which, so the name match weighs both.
+   */
+  surnameWithoutEdgeMark?: string;
 }
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
@@ -165,6 +171,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
     nameTruncated: nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
+    ...(/^\d[A-Z]{2}/.test(nameField(result.format, lines)) && surname.length > 3 ? { surnameWithoutEdgeMark: surname.slice(1) } : {}),
   };
 }
 

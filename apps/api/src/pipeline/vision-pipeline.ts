@@ -114,7 +114,7 @@ export class VisionPipeline implements VerificationPipeline {
     const printedNameRead = mrz ? null : printedName(text.text);
     const fields: FieldsExtracted = mrz
       ? {
-          fullName: mrz.fullName,
+          fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
           documentNumber: mrz.documentNumber,
           dateOfBirth: mrz.dateOfBirth,
           expiryDate: mrz.expiryDate,
@@ -172,7 +172,7 @@ export class VisionPipeline implements VerificationPipeline {
    * above review.
    */
   private nameMatch(typed: string, mrz: MrzFields | null, printed: { surname: string; givenNames: string } | null, text: string): number {
-    if (mrz) return nameMatchScore(typed, { surname: mrz.surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
+    if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
     const inText = nameInTextScore(typed, text);
     if (!printed) return inText;
     const byLabel = nameMatchScore(typed, printed);
@@ -201,6 +201,14 @@ export class VisionPipeline implements VerificationPipeline {
     if (found) return found;
     return level === side ? null : attempt(side, 0.6);
   }
+}
+
+/** The zone's surname as read, or without a leading mark when that is the reading the typed name bears out. */
+function mrzSurname(typed: string | null, mrz: MrzFields): string {
+  const alt = mrz.surnameWithoutEdgeMark;
+  if (!typed || !alt) return mrz.surname;
+  const score = (surname: string) => nameMatchScore(typed, { surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
+  return score(alt) > score(mrz.surname) ? alt : mrz.surname;
 }
 
 /** The surname and given names printed in a text by their labels, or null without a surname. */

@@ -92,6 +92,26 @@ describe('isolated pipeline (child processes with a budget)', () => {
     expect(cpuAfter.reduce((a, b) => a + b, 0) - cpuBefore.reduce((a, b) => a + b, 0)).toBeLessThan(500);
   });
 
+  it('a child recycled for its memory is never handed to the next run while it dies (no pipeline_crashed)', async () => {
+    const small = new IsolatedPipeline({
+      size: 1,
+      moduleUrl: MODULE,
+      budget: { wallMs: 10_000, cpuMs: 5_000, memoryBytes: 600 * 1024 * 1024 },
+      recycleRssBytes: 150 * 1024 * 1024,
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const pid = small.pids()[0];
+        expect(await small.run(request('grow'), images)).toMatchObject({ verdict: 'approved' });
+        // Asked for at once, while the recycled child is still exiting.
+        expect(await small.run(request('ok'), images)).toMatchObject({ verdict: 'approved' });
+        expect(small.pids()).not.toContain(pid);
+      }
+    } finally {
+      await small.stop();
+    }
+  }, 120_000);
+
   it('a run whose job has no time left for a whole run is given back to be retried, not judged', async () => {
     const err = await pipeline.run(request('hang'), images, Date.now() + 500).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PipelineUnavailableError);

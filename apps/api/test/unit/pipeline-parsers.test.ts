@@ -67,6 +67,15 @@ describe('parseMrz', () => {
     });
   });
 
+  it('keeps a TD1 surname read with a leading digit both ways: the edge as a mark, or a look-alike', () => {
+    const [l1, l2, l3] = composeTd1({ ...person, documentNumber: 'CAA000001' });
+    // The card's edge read as "2" in front of the name line, one filler lost at its end.
+    const r = parseMrz([l1!, l2!, `2${l3!.slice(0, 29)}`], NOW);
+    expect(r).toMatchObject({ surname: 'ZMARTINEZ GARCIA', surnameWithoutEdgeMark: 'MARTINEZ GARCIA' });
+    // A clean line offers no alternative.
+    expect(parseMrz([l1!, l2!, l3!], NOW)?.surnameWithoutEdgeMark).toBeUndefined();
+  });
+
   it('rejects a zone whose check digit does not hold (an OCR misread)', () => {
     const [l1, l2] = composeTd3(person);
     const misread = `${l2.slice(0, 13)}${l2[13] === '1' ? '7' : '1'}${l2.slice(14)}`; // a birth-date digit
