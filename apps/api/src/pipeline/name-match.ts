@@ -335,3 +335,29 @@ export function nameInTextScore(typed: string, text: string): number {
   }
   return Math.round(best * 1000) / 1000;
 }
+
+/**
+ * The words of a text that the typed given names are (TEXT_TOKEN_MIN similar, plain or
+ * transliterated), the document's surname left out: the given names when their label was misread
+ * but the surname's was not. Empty when any typed given name is missing from the text.
+ */
+export function typedGivenNamesInText(typed: string, surname: string, text: string): string {
+  const surnameWords = new Set(normalizeName(surname).split(' '));
+  const words = normalizeName(text)
+    .split(' ')
+    .filter((w) => w.length >= 2 && !surnameWords.has(w));
+  const found: string[] = [];
+  for (const raw of typed.split(/[\s,]+/)) {
+    const forms = [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' '));
+    if (!forms.length || forms.some((f) => PARTICLES.has(f) || surnameWords.has(f))) continue;
+    let best: { word: string; sim: number } | null = null;
+    for (const w of words) {
+      const sim = Math.max(
+        ...forms.map((f) => Math.max(tokenSimilarity(f, w), tokenSimilarity(foldTransliteration(f), foldTransliteration(w)))),
+      );
+      if (!best || sim > best.sim) best = { word: w, sim };
+    }
+    if (best && best.sim >= TEXT_TOKEN_MIN) found.push(best.word);
+  }
+  return found.join(' ');
+}

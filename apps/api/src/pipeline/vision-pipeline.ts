@@ -4,7 +4,7 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { nameInTextScore, nameMatchScore } from './name-match.js';
+import { nameInTextScore, nameMatchScore, typedGivenNamesInText } from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import { type PipelineRequest, type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
 import { decide, documentOcrScore, POLICY } from './policy.js';
@@ -111,7 +111,8 @@ export class VisionPipeline implements VerificationPipeline {
 
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
     const printed = mrz ? null : printedFields(text.text);
-    const printedNameRead = mrz ? null : printedName(text.text);
+    const typed = v.submittedFullName;
+    const printedNameRead = mrz ? null : withGivenNamesFromText(typed, printedName(text.text), text.text);
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -125,7 +126,6 @@ export class VisionPipeline implements VerificationPipeline {
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
         };
-    const typed = v.submittedFullName;
     const nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
@@ -175,7 +175,7 @@ export class VisionPipeline implements VerificationPipeline {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
     const inText = nameInTextScore(typed, text);
     if (!printed) return inText;
-    const byLabel = nameMatchScore(typed, printed);
+    const byLabel = nameMatchScore(typed, withGivenNamesFromText(typed, printed, text)!);
     return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
   }
 
@@ -209,6 +209,23 @@ function mrzSurname(typed: string | null, mrz: MrzFields): string {
   if (!typed || !alt) return mrz.surname;
   const score = (surname: string) => nameMatchScore(typed, { surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
   return score(alt) > score(mrz.surname) ? alt : mrz.surname;
+}
+
+/**
+ * The printed name with its given names taken from the text's words when their label was misread
+ * (none read, or words the typed name does not bear out) but the surname's was not: the surname
+ * is still judged by its label, and each typed given name must be a word of the text.
+ */
+function withGivenNamesFromText(
+  typed: string | null,
+  printed: { surname: string; givenNames: string } | null,
+  text: string,
+): { surname: string; givenNames: string } | null {
+  if (!typed || !printed) return printed;
+  const inText = typedGivenNamesInText(typed, printed.surname, text);
+  if (!inText) return printed;
+  const alt = { surname: printed.surname, givenNames: inText };
+  return nameMatchScore(typed, alt) > nameMatchScore(typed, printed) ? alt : printed;
 }
 
 /** The surname and given names printed in a text by their labels, or null without a surname. */

@@ -7,6 +7,7 @@ import {
   nameInTextScore,
   nameMatchScore,
   normalizeName,
+  typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
@@ -210,5 +211,19 @@ describe('name in free text (no surname/given split known)', () => {
   it('a surname that is not in the text never passes on the strength of the given names', () => {
     expect(outcome(nameInTextScore('Ana Lucía Haddad', text))).not.toBe('pass');
     expect(outcome(nameInTextScore('Grace Hopper', text))).toBe('reject');
+  });
+});
+
+describe('typedGivenNamesInText (a misread given-names label)', () => {
+  const text = 'PERMIS DE CONDUIRE\nLN\nHOPPER\n\\ 1 =\nELIZABETH FRANCOIS\nDL Y7336301';
+  it('finds each typed given name among the words, accents and transliterations folded, the surname left out', () => {
+    expect(typedGivenNamesInText('Elizabeth François Hopper', 'HOPPER', text)).toBe('ELIZABETH FRANCOIS');
+    expect(typedGivenNamesInText('HOPPER, Elizabeth', 'HOPPER', text)).toBe('ELIZABETH');
+  });
+  it('is empty when a typed given name is not in the text, so another person is not lifted', () => {
+    expect(typedGivenNamesInText('Maria Hopper', 'HOPPER', text)).toBe('');
+    expect(
+      nameMatchScore('Maria Hopper', { surname: 'HOPPER', givenNames: typedGivenNamesInText('Maria Hopper', 'HOPPER', text) }),
+    ).toBeLessThan(0.85);
   });
 });
