@@ -39,7 +39,9 @@ export function cleanMrzLine(line: string): string {
       .replace(/[^A-Z0-9<]/g, '');
   const tokens = line.trim().split(/\s+/).map(clean).filter(Boolean);
   const FRAGMENT = 3;
-  while (tokens.length > 1 && tokens[0]!.length <= FRAGMENT && tokens.slice(1).join('').length >= 28) tokens.shift();
+  // A document code with its filler ("P<") is the zone's own start, not a mark beside it.
+  while (tokens.length > 1 && !/^[PIACV]<$/.test(tokens[0]!) && tokens[0]!.length <= FRAGMENT && tokens.slice(1).join('').length >= 28)
+    tokens.shift();
   while (tokens.length > 1 && tokens[tokens.length - 1]!.length <= FRAGMENT && tokens.slice(0, -1).join('').length >= 28) tokens.pop();
   return tokens.join('');
 }
@@ -93,6 +95,14 @@ function tidyEnds(lines: string[]): string[] {
   if (!FIRST_LINE_START.test(first)) {
     const skip = [1, 2].find((k) => FIRST_LINE_START.test(first.slice(k)));
     if (skip) out[0] = first.slice(skip);
+  }
+  // The issuing state lost between the document code and the name ("P<" then the surname): it is
+  // almost always the holder's nationality, on the second line, so the name field starts where it should.
+  if (out.length === 2) {
+    const nationality = out[1]!.slice(10, 13);
+    const state = out[0]!.slice(2, 5);
+    if (/^[PIACV][A-Z<]/.test(out[0]!) && /\d/.test(state) && /^[A-Z]{3}$/.test(nationality))
+      out[0] = out[0]!.slice(0, 2) + nationality + out[0]!.slice(2);
   }
   const nameAt = out.length === 3 ? 2 : 0;
   out[nameAt] = out[nameAt]!.replace(/(<{3,})[A-Z0-9]{1,2}$/, '$1');

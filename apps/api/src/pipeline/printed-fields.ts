@@ -125,8 +125,9 @@ function labelledName(lines: string[], labels: string[]): string | null {
     const raw = lines[i]!;
     const ws = normalizeName(raw).split(' ').filter(Boolean);
     const numbered = labels[0]!;
-    // "1. MARTINEZ GARCIA": a numbered label and its value on one line.
-    const inline = new RegExp(`^\\s*${numbered}[.)]\\s+(.+)$`).exec(raw);
+    // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
+    // read from the card's edge or the portrait: "\\ 1. Lindqvist").
+    const inline = new RegExp(`^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${numbered}[.)]\\s+(.+)$`).exec(raw);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
       if (v) return v;

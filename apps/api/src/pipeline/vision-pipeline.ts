@@ -288,6 +288,25 @@ function isCalendarDate(d: string): boolean {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
 }
 
+/** Month names and abbreviations as documents print them (English, French, German, Spanish, Italian). */
+const MONTHS: Record<string, string> = Object.fromEntries(
+  [
+    ['JAN', 'JANUARY', 'JANV', 'JANVIER', 'ENE', 'ENERO', 'GEN', 'JANUAR'],
+    ['FEB', 'FEBRUARY', 'FEV', 'FEVR', 'FEVRIER', 'FEBRERO', 'FEBBRAIO', 'FEBRUAR'],
+    ['MAR', 'MARCH', 'MARS', 'MARZO', 'MAERZ', 'MARZ'],
+    ['APR', 'APRIL', 'AVR', 'AVRIL', 'ABR', 'ABRIL', 'APRILE'],
+    ['MAY', 'MAI', 'MAYO', 'MAG', 'MAGGIO'],
+    ['JUN', 'JUNE', 'JUIN', 'JUNIO', 'GIU', 'GIUGNO', 'JUNI'],
+    ['JUL', 'JULY', 'JUIL', 'JUILLET', 'JULIO', 'LUG', 'LUGLIO', 'JULI'],
+    ['AUG', 'AUGUST', 'AOU', 'AOUT', 'AGO', 'AGOSTO'],
+    ['SEP', 'SEPT', 'SEPTEMBER', 'SEPTEMBRE', 'SEPTIEMBRE', 'SET', 'SETTEMBRE'],
+    ['OCT', 'OCTOBER', 'OCTOBRE', 'OCTUBRE', 'OKT', 'OKTOBER', 'OTT', 'OTTOBRE'],
+    ['NOV', 'NOVEMBER', 'NOVEMBRE', 'NOVIEMBRE'],
+    ['DEC', 'DECEMBER', 'DECEMBRE', 'DICIEMBRE', 'DIC', 'DEZ', 'DEZEMBER', 'DICEMBRE'],
+  ].flatMap((names, i) => names.map((n) => [n, String(i + 1).padStart(2, '0')])),
+);
+const MONTH_NAME_DATE = new RegExp(`\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS).join('|')})[ ./-]?(\\d{4})\\b`, 'g');
+
 /** Countries that write dates month first (steered by the init field `country`). */
 const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
 
@@ -298,12 +317,25 @@ const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
 export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
   // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
-  const dates = [...text.matchAll(/\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
-    .map((m) => (m[4] ? `${m[4]}-${m[5]}-${m[6]}` : monthFirst ? `${m[3]}-${m[1]}-${m[2]}` : `${m[3]}-${m[2]}-${m[1]}`))
+  // A date that is no date in the expected order is read the other way (10/13/2029 on a card
+  // whose country was not given).
+  const withMonthNumbers = text.toUpperCase().replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
+    // Written as ISO: unambiguous whatever order the country uses.
+    return ` ${y}-${MONTHS[mon]!}-${d.padStart(2, '0')} `;
+  });
+  const dates = [...withMonthNumbers.matchAll(/\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
+    .map((m) => {
+      if (m[4]) return `${m[4]}-${m[5]}-${m[6]}`;
+      const [dayFirst, monthFirstForm] = [`${m[3]}-${m[2]}-${m[1]}`, `${m[3]}-${m[1]}-${m[2]}`];
+      const [preferred, other] = monthFirst ? [monthFirstForm, dayFirst] : [dayFirst, monthFirstForm];
+      return isCalendarDate(preferred) ? preferred : other;
+    })
     .filter(isCalendarDate)
     .sort();
   const today = now.toISOString().slice(0, 10);
-  const number = /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ?? null;
+  // Letters and digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).
+  const number =
+    /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ?? /\b\d{9,12}\b/.exec(text)?.[0] ?? null;
   return {
     fullName: null,
     documentNumber: number,

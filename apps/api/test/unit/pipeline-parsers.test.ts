@@ -148,6 +148,12 @@ describe('findMrzLines with dropped fillers', () => {
     const withJunk = findMrzCandidates(`2${l1.slice(0, 42)}E\n${l2}`).find((c) => parseMrz(c, NOW) !== null);
     expect(withJunk).toEqual([l1, l2]);
     expect(parseMrz(withJunk!, NOW)).toMatchObject({ surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA' });
+    // The issuing state lost after "P<" (a gap read there) and SO read as 50: the state comes back from the nationality.
+    const [s1, s2] = composeTd3({ ...person, surname: 'SOLER' });
+    const read = findMrzCandidates(`P< 50${s1!.slice(7)}\n${s2}`)
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(read).toMatchObject({ surname: 'SOLER', givenNames: 'ANA LUCIA', nationality: 'ESP' });
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
@@ -165,6 +171,26 @@ describe('init fields steer parsing', async () => {
     });
     expect(fieldsFromText(text, now, 'US')).toMatchObject({ dateOfBirth: '1990-02-03', expiryDate: '2031-04-05' });
     expect(fieldsFromText('BORN 31 02 1990', now, null).dateOfBirth).toBeNull();
+  });
+  it('dates with month names (21 NOV 1994, 14 juil. 2029) and a number of digits alone (EU licences)', () => {
+    const text = '3. 21 NOV 1994 DENMARK\n4a. 21 JAN 2019\n4b. 14 JUIL 2029\n5. 32855956010';
+    for (const country of [null, 'US']) {
+      expect(fieldsFromText(text, now, country)).toMatchObject({
+        dateOfBirth: '1994-11-21',
+        expiryDate: '2029-07-14',
+        documentNumber: '32855956010',
+      });
+    }
+  });
+  it('a date that is none in the expected order is read the other way (13/10 day first, 10/13 month first)', () => {
+    expect(fieldsFromText('DOB 01/15/1991\nEXP 10/13/2029', now, null)).toMatchObject({
+      dateOfBirth: '1991-01-15',
+      expiryDate: '2029-10-13',
+    });
+    expect(fieldsFromText('DOB 15/01/1991\nEXP 13/10/2029', now, 'US')).toMatchObject({
+      dateOfBirth: '1991-01-15',
+      expiryDate: '2029-10-13',
+    });
   });
   it('documentType: where the MRZ is looked for first', () => {
     const front = Buffer.from('front');

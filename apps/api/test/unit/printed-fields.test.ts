@@ -19,6 +19,11 @@ describe('printed fields by their labels', () => {
       { surname: 'MARCHAND', givenNames: 'CHLOE ANAIS', nationality: null },
     ],
     [
+      'EU driving licence read askew: stray marks from the edge before the numbered labels',
+      'DRIVING LICENCE DENMARK\n\\ \\ 1. Lindqvist\n\\ 2. Mette Fatima Chloé\nA Bl 3 21 NOV 1994 DENMARK\n',
+      { surname: 'LINDQVIST', givenNames: 'METTE FATIMA CHLOE', nationality: null },
+    ],
+    [
       'North-American abbreviations',
       "DRIVER'S LICENSE\nDL\nX1234567\nLN\nHOPPER\nFN\nGRACE BREWSTER\nDOB\n12/09/1986\n",
       { surname: 'HOPPER', givenNames: 'GRACE BREWSTER', nationality: null },
