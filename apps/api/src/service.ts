@@ -27,6 +27,7 @@ import type { BlobStore } from './storage/blob-store.js';
 import { DataKeys } from './storage/data-keys.js';
 import { EncryptedBlobStore } from './storage/encrypted-blob-store.js';
 import { FsBlobStore } from './storage/fs-blob-store.js';
+import { S3BlobStore } from './storage/s3-blob-store.js';
 import { resolveMasterKey } from './storage/master-key.js';
 import { CONTRACT_DELIVERY_OPTIONS, deliverWebhookJob, type DeliveryOptions } from './webhooks/deliver-job.js';
 
@@ -213,13 +214,18 @@ function buildDeps(config: Config, database: DatabaseHandle, queue: JobQueue, lo
     run,
     limiter: new RateLimiter(database.db, clock, run),
     // Every image sealed under its verification's key before any store sees it (encrypted-blob-store.ts).
-    blobs: new EncryptedBlobStore(
-      opts.blobs ?? new FsBlobStore(path.join(config.dataDir, 'blobs')),
-      new DataKeys(database.db, resolveMasterKey(config, logger)),
-    ),
+    blobs: new EncryptedBlobStore(opts.blobs ?? rawBlobStore(config), new DataKeys(database.db, resolveMasterKey(config, logger))),
     queue,
     logger,
   };
+}
+
+/** The store the sealed images go to (decisions.md "Storage, retention and erasure"). */
+function rawBlobStore(config: Config): BlobStore {
+  const b = config.blobStore;
+  return b.kind === 's3'
+    ? new S3BlobStore({ endpoint: b.endpoint, bucket: b.bucket, region: b.region, credentials: b.credentials })
+    : new FsBlobStore(path.join(config.dataDir, 'blobs'));
 }
 
 /** The verification, dead-letter, webhook and housekeeping workers, and the isolated pipeline. */

@@ -51,6 +51,20 @@ const envSchema = z.object({
       'must be 32 bytes, base64 (openssl rand -base64 32)',
     )
     .optional(),
+  /** Where images live: `fs` (under DATA_DIR) or `s3` (one bucket shared by every process). */
+  BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+  /** An S3-compatible server's URL (radosgw, MinIO, R2...); unset for AWS S3 itself. */
+  S3_ENDPOINT: z
+    .string()
+    .refine((u) => URL.canParse(u) && /^https?:\/\//.test(u), 'must be an absolute http(s) URL')
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** The demo tenant and page of a development start; default on with the embedded database only. */
   DEMO: z.enum(['true', 'false']).optional(),
 });
@@ -76,6 +90,16 @@ export interface Config {
   /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
   blobEncryptionKey: Buffer | undefined;
   demo: boolean;
+  blobStore:
+    | { kind: 'fs' }
+    | {
+        kind: 's3';
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        /** Unset: the AWS SDK's default chain (instance roles, profiles). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+      };
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid configuration:\n  BLOB_ENCRYPTION_KEY: split processes (PROCESS_ROLE api or worker) must share one key (openssl rand -base64 32)',
     );
   }
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: BLOB_STORE=s3 needs the bucket the images go to');
+  }
   const urlHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   return {
     port: e.PORT,
@@ -120,5 +147,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
     blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
     demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
+    blobStore:
+      e.BLOB_STORE === 's3'
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            credentials:
+              e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+                ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+                : undefined,
+          }
+        : { kind: 'fs' },
   };
 }

@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
+import { BlobStoreUnavailableError } from '../storage/s3-blob-store.js';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
 import { stopReading } from './read-body.js';
@@ -87,7 +88,10 @@ export function requestContext(logger: Logger): Middleware {
       } else {
         const mapped = fromUnknown(err);
         if (mapped) sendError(ctx, mapped);
-        else if (isDatabaseUnavailable(err)) {
+        else if (err instanceof BlobStoreUnavailableError) {
+          logger.warn({ requestId, err: { message: err.message } }, 'blob store unavailable');
+          sendError(ctx, backendUnavailable('The service cannot reach its image store; retry shortly'));
+        } else if (isDatabaseUnavailable(err)) {
           logger.warn(
             { requestId, err: { message: (err as Error).message, code: (err as { code?: string }).code } },
             'database unavailable',

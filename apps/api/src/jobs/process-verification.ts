@@ -8,6 +8,7 @@ import { QUEUES, type JobHandler, type JobInfo } from '../queue/job-queue.js';
 import type { VerificationJob } from '../queue/queues.js';
 import { PermanentPipelineError, type PipelineRequest, type VerificationImages, type VerificationPipeline } from '../pipeline/pipeline.js';
 import { completeVerification, failVerification } from '../verifications/finish.js';
+import { BlobStoreUnavailableError } from '../storage/s3-blob-store.js';
 import { forcedOutcome } from './forced-verdict.js';
 
 const PIPELINE_ERROR: FailureCode = 'pipeline_error';
@@ -53,10 +54,15 @@ export interface VerificationJobOptions {
   jobSeconds?: number;
   /** Seconds a deferred job waits before it is fetched again. */
   deferSeconds?: number;
+  /** Seconds before a job whose image store was unreachable runs again (default 10). */
+  storeDeferSeconds?: number;
 }
 
 /** Waits for a free pipeline process (each up to the job's time) before the verification fails. */
 const MAX_UNAVAILABLE = 20;
+/** An unreachable image store is waited for up to 90 x 10 s = 15 minutes. */
+const MAX_STORE_UNAVAILABLE = 90;
+const STORE_DEFER_SECONDS = 10;
 
 /** What is left of the job's time after the final writes' margin. */
 const DEADLINE_MARGIN_MS = 2_000;
@@ -88,6 +94,20 @@ export function processVerificationJob(
     try {
       await handle(data, job, opts.jobSeconds ? started + opts.jobSeconds * 1000 - DEADLINE_MARGIN_MS : undefined);
     } catch (err) {
+      // The image store is unreachable: the images are safe there, so the job waits for it
+      // (bounded: a store gone for good ends in `failed`), spending no attempt.
+      if (err instanceof BlobStoreUnavailableError) {
+        const storeUnavailable = (data.storeUnavailable ?? 0) + 1;
+        if (storeUnavailable > MAX_STORE_UNAVAILABLE) await failVerification(deps, data.verificationId, PIPELINE_ERROR);
+        else
+          await deps.queue.sendInTransaction(
+            deps.db,
+            QUEUES.verification,
+            { ...data, storeUnavailable },
+            { startAfterSeconds: opts.storeDeferSeconds ?? STORE_DEFER_SECONDS },
+          );
+        return;
+      }
       // No pipeline process was free in time (others' runs, a replacement loading its models):
       // not this verification's fault, so it waits again without spending an attempt.
       if (!(err instanceof PipelineUnavailableError)) throw err;
@@ -128,7 +148,7 @@ function claimAndRun(deps: AppDeps, pipeline: VerificationPipeline) {
     } catch (err) {
       // The database went away, not the pipeline: the queue waits for it and runs the job again.
       if (isDatabaseUnavailable(err)) throw err;
-      if (err instanceof PipelineUnavailableError) throw err; // deferred by the caller
+      if (err instanceof PipelineUnavailableError || err instanceof BlobStoreUnavailableError) throw err; // deferred by the caller
       if (err instanceof PermanentPipelineError) {
         await failVerification(deps, v.id, err.code);
         return;

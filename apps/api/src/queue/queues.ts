@@ -18,6 +18,8 @@ export interface VerificationJob {
   verificationId: string;
   /** Times no pipeline process was free before the job's deadline. */
   unavailable?: number;
+  /** Times the image store could not be reached. */
+  storeUnavailable?: number;
 }
 
 export interface DeliveryJob {
