@@ -14,6 +14,7 @@ import { registerChallenge } from './routes/challenge.js';
 import { registerHealth } from './routes/health.js';
 import { registerInit } from './routes/init.js';
 import { registerOpenApi } from './routes/openapi.js';
+import { registerRedact } from './routes/redact.js';
 import { registerResult } from './routes/result.js';
 import { registerSubmit } from './routes/submit.js';
 import { registerUpload } from './routes/upload.js';
@@ -29,6 +30,7 @@ export function createApp(deps: AppDeps, extraRoutes: ((router: Router, deps: Ap
   registerChallenge(router, deps);
   registerSubmit(router, deps);
   registerResult(router, deps);
+  registerRedact(router, deps);
   // The operator API exists only with a token (ADMIN_TOKEN, or the one a development start made).
   if (deps.config.adminToken) {
     registerAdmin(router, deps);

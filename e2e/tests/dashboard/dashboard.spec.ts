@@ -240,3 +240,21 @@ test('keyboard-only review with the shortcuts', async ({ page }) => {
   const detail = await page.request.get(`${state().api}/dashboard/api/verifications/${id}`);
   expect((await detail.json()).review).toMatchObject({ decision: 'approved', note: 'Checked with the keyboard only' });
 });
+
+test('a redacted verification: its badge, the note, no images, the result kept; accessible', async ({ page }) => {
+  const id = await completedVerification(t, 'Test Approve');
+  const r = await fetch(`${state().api}/v1/verify/${id}/redact`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.keys.secretTest}` },
+  });
+  expect(r.status).toBe(200);
+  await signIn(page, t.adminEmail);
+  await useTestData(page);
+  await page.goto(`${state().api}/dashboard/verifications/${id}`);
+  await expect(page.getByText('redacted', { exact: true })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('its images and personal data were erased');
+  await expect(page.getByText(/Images deleted .* \(redacted on request\)/)).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Selfie', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('listitem').filter({ hasText: 'Redacted on request' })).toBeVisible(); // the timeline
+  await checkPage(page, 'verification-redacted');
+});

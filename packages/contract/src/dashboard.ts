@@ -125,6 +125,12 @@ export const verificationDetailSchema = verificationSummarySchema.extend({
   images: z.array(z.string()),
   livenessSteps: z.array(z.object({ step: z.number().int(), pose: z.string(), frames: z.array(z.string()) })),
   timeline: z.array(timelineEntrySchema),
+  /** When the tenant redacted it (images and personal data erased at once), else null. */
+  redactedAt: z.string().nullable(),
+  /** When its images were deleted (retention or redaction), else null. */
+  imagesDeletedAt: z.string().nullable(),
+  /** When its typed name and extracted fields were erased, else null. */
+  personalDataErasedAt: z.string().nullable(),
 });
 export type VerificationDetail = z.infer<typeof verificationDetailSchema>;
 

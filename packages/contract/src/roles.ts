@@ -58,5 +58,10 @@ export function stepFrameRoles(step: number): string[] {
 
 /** The storage handle of a slot: `verif/<tenant>/<verification>/<role>.jpg` (no personal data). */
 export function slotKey(tenantId: string, verificationId: string, role: string): string {
-  return `verif/${tenantId}/${verificationId}/${role}.jpg`;
+  return `${verificationPrefix(tenantId, verificationId)}/${role}.jpg`;
+}
+
+/** The folder of one verification's images in the blob store (erased as a whole). */
+export function verificationPrefix(tenantId: string, verificationId: string): string {
+  return `verif/${tenantId}/${verificationId}`;
 }

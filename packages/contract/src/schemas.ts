@@ -196,9 +196,19 @@ export const resultRecordSchema = z.object({
   scores: scoresSchema.nullable(),
   reasons: z.array(z.string()),
   review: reviewBlockSchema.nullable(),
+  /** Present once the tenant redacted it (`POST /v1/verify/:id/redact`): images and personal data erased. */
+  redactedAt: z.string().optional(),
   requestId: requestIdSchema,
 });
 export type ResultRecord = z.infer<typeof resultRecordSchema>;
+
+/** `POST /v1/verify/:id/redact`: when its images and personal data were erased (the first request's time). */
+export const redactResponseSchema = z.object({
+  verificationId: verificationIdSchema,
+  redactedAt: z.string(),
+  requestId: requestIdSchema,
+});
+export type RedactResponse = z.infer<typeof redactResponseSchema>;
 
 // ---------------------------------------------------------------- webhooks
 

@@ -4,6 +4,7 @@ import {
   type CaptureSource,
   type InitRequest,
   type InitResponse,
+  type RedactResponse,
   type ResultRecord,
   type SubmitRequest,
   type SubmitResponse,
@@ -160,7 +161,7 @@ export interface WaitOptions extends RequestOptions {
   intervalMs?: number;
 }
 
-/** init, upload, submit, retrieve and waitForVerdict. */
+/** init, upload, submit, retrieve, waitForVerdict and redact. */
 export class Verifications {
   constructor(private readonly client: ServiceClient) {}
 
@@ -184,6 +185,14 @@ export class Verifications {
 
   retrieve(verificationId: string, options: RequestOptions = {}): Promise<ResultRecord> {
     return this.client.request('GET', `/v1/verify/${encodeURIComponent(verificationId)}`, options);
+  }
+
+  /**
+   * Erases the verification's images and personal data now (secret key); the result record stays
+   * with `redactedAt`. Idempotent, so a retried call answers the first `redactedAt`.
+   */
+  redact(verificationId: string, options: RequestOptions = {}): Promise<RedactResponse> {
+    return this.client.request('POST', `/v1/verify/${encodeURIComponent(verificationId)}/redact`, options);
   }
 
   /** Polls retrieve with backoff until `completed` or `failed`. */

@@ -51,6 +51,10 @@ const envSchema = z.object({
       'must be 32 bytes, base64 (openssl rand -base64 32)',
     )
     .optional(),
+  /** Images are deleted this many days after the final decision (verdict, or a reviewer's for `review`). */
+  IMAGE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
+  /** The typed name and extracted fields are erased this many days after the final decision. */
+  DATA_RETENTION_DAYS: z.coerce.number().min(0).max(36500).default(90),
   /** Where images live: `fs` (under DATA_DIR) or `s3` (one bucket shared by every process). */
   BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
   /** An S3-compatible server's URL (radosgw, MinIO, R2...); unset for AWS S3 itself. */
@@ -90,6 +94,8 @@ export interface Config {
   /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
   blobEncryptionKey: Buffer | undefined;
   demo: boolean;
+  imageRetentionDays: number;
+  dataRetentionDays: number;
   blobStore:
     | { kind: 'fs' }
     | {
@@ -147,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
     blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
     demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
+    imageRetentionDays: e.IMAGE_RETENTION_DAYS,
+    dataRetentionDays: e.DATA_RETENTION_DAYS,
     blobStore:
       e.BLOB_STORE === 's3'
         ? {

@@ -123,7 +123,16 @@ export async function verificationDetail(deps: AppDeps, tenantId: string, id: st
   if (v.reviewed_at && v.review_decision) {
     timeline.push({ at: v.reviewed_at.toISOString(), kind: 'review', label: `Reviewed: ${v.review_decision}`, detail: v.review_note });
   }
+  if (v.redacted_at) timeline.push({ at: v.redacted_at.toISOString(), kind: 'state', label: 'Redacted on request', detail: null });
+  if (v.images_deleted_at && !v.redacted_at) {
+    timeline.push({ at: v.images_deleted_at.toISOString(), kind: 'state', label: 'Images deleted (retention)', detail: null });
+  }
+  if (v.personal_data_erased_at && !v.redacted_at) {
+    timeline.push({ at: v.personal_data_erased_at.toISOString(), kind: 'state', label: 'Personal data erased (retention)', detail: null });
+  }
   timeline.sort((a, b) => a.at.localeCompare(b.at));
+  // Upload rows outlive their images: once deleted, there is nothing to show.
+  const stored = v.images_deleted_at ? [] : roles;
   return {
     ...summary(v),
     scores: (v.scores as Scores | null) ?? null,
@@ -136,13 +145,16 @@ export async function verificationDetail(deps: AppDeps, tenantId: string, id: st
       v.review_decision && v.reviewed_at
         ? { decision: v.review_decision, decidedAt: v.reviewed_at.toISOString(), note: v.review_note }
         : null,
-    images: roles.filter((r) => (DOCUMENT_ROLES as readonly string[]).includes(r) || r === LIVENESS_ANCHOR_ROLE),
+    images: stored.filter((r) => (DOCUMENT_ROLES as readonly string[]).includes(r) || r === LIVENESS_ANCHOR_ROLE),
     livenessSteps: steps.map((s) => ({
       step: s.step,
       pose: s.pose,
-      frames: roles.filter((r) => r.startsWith(`liveness-${s.step}-`)),
+      frames: stored.filter((r) => r.startsWith(`liveness-${s.step}-`)),
     })),
     timeline,
+    redactedAt: v.redacted_at?.toISOString() ?? null,
+    imagesDeletedAt: v.images_deleted_at?.toISOString() ?? null,
+    personalDataErasedAt: v.personal_data_erased_at?.toISOString() ?? null,
   };
 }
 

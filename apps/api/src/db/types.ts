@@ -58,6 +58,12 @@ export interface VerificationsTable {
   reviewed_at: NullableTimestamp;
   charged: Generated<boolean>;
   liveness_steps_issued: Generated<number>;
+  /** Retention (jobs/retention.ts) or a redaction deleted the images. */
+  images_deleted_at: NullableTimestamp;
+  /** The typed name, extracted fields and review note were erased. */
+  personal_data_erased_at: NullableTimestamp;
+  /** The tenant asked for erasure (`POST /v1/verify/:id/redact`). */
+  redacted_at: NullableTimestamp;
 }
 
 export interface VerificationUploadsTable {

@@ -1,18 +1,26 @@
 import type { AppDeps } from '../app-deps.js';
 import type { JobHandler, JobQueue } from '../queue/job-queue.js';
 import { QUEUES, type HousekeepingJob } from '../queue/queues.js';
+import { runRetention } from './retention.js';
 
 /** How often each task is due. */
 export const HOUSEKEEPING_PERIOD_SECONDS = 60;
-const TASKS: HousekeepingJob['task'][] = ['prune-rate-limits'];
+const TASKS: HousekeepingJob['task'][] = ['prune-rate-limits', 'retention'];
 
 /** Runs one housekeeping task; each is idempotent, so a retried or repeated job does no harm. */
-export function housekeepingJob(deps: Pick<AppDeps, 'limiter'>): JobHandler<HousekeepingJob> {
+export function housekeepingJob(
+  deps: Pick<AppDeps, 'limiter' | 'db' | 'blobs' | 'clock' | 'config' | 'logger'>,
+): JobHandler<HousekeepingJob> {
   return async ({ task }) => {
     switch (task) {
       case 'prune-rate-limits':
         await deps.limiter.prune();
         return;
+      case 'retention': {
+        const done = await runRetention(deps);
+        if (done.imagesDeleted || done.dataErased) deps.logger.info(done, 'retention: images deleted and personal data erased when due');
+        return;
+      }
     }
   };
 }

@@ -27,7 +27,7 @@ export interface DeliveryJob {
 }
 
 export interface HousekeepingJob {
-  task: 'prune-rate-limits';
+  task: 'prune-rate-limits' | 'retention';
 }
 
 export interface QueuePayloads {

@@ -20,5 +20,6 @@ export function toResultRecord(v: Verification): ResponseBody<ResultRecord> & { 
     scores: (v.scores as ResultRecord['scores']) ?? null,
     reasons: v.reasons ?? [],
     review: v.review_decision && v.reviewed_at ? { decision: v.review_decision, decidedAt: v.reviewed_at.toISOString() } : null,
+    ...(v.redacted_at ? { redactedAt: v.redacted_at.toISOString() } : {}),
   };
 }

@@ -135,7 +135,7 @@ describe('the service on S3', () => {
   afterAll(() => svc?.close());
 
   it('images go to the bucket sealed (no JPEG signature, none of their bytes), none under DATA_DIR; the worker reads them back', async () => {
-    const init = (await api.init(t.keys.publishable, { fullName: 'Ana Martinez' })).body;
+    const init = (await api.init(t.keys.publishable, { submittedFullName: 'Ana Martinez' })).body;
     const front = fakeJpeg(9000);
     expect((await api.upload(init, 'docFront', front)).status).toBe(200);
     expect((await api.upload(init, 'selfie', fakeJpeg(7000))).status).toBe(200);
@@ -232,7 +232,7 @@ describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
     const b = new Api(api2.url);
     const t = await a.tenant(10);
     // Live mode: the worker's real vision pipeline judges the images (random bytes: unreadable).
-    const init = (await a.init(t.keys.publishable, { fullName: 'Ana Martinez' })).body;
+    const init = (await a.init(t.keys.publishable, { submittedFullName: 'Ana Martinez' })).body;
     expect((await a.upload(init, 'docFront', fakeJpeg(9000))).status).toBe(200);
     expect((await a.upload(init, 'selfie', fakeJpeg(7000))).status).toBe(200);
     expect((await b.submit(t.keys.secret, init)).status).toBe(202);

@@ -121,6 +121,11 @@ describe('@service/node against the real API', () => {
     expect(pub).toBeInstanceOf(AuthenticationError);
     expect(pub.code).toBe('secret_key_required');
 
+    const redacted = await client.verifications.redact(init.verificationId);
+    expect(redacted).toMatchObject({ verificationId: init.verificationId, redactedAt: expect.any(String) });
+    expect((await client.verifications.retrieve(init.verificationId)).redactedAt).toBe(redacted.redactedAt);
+    expect(await rejected(client.verifications.redact('vf_0000000000000000'))).toBeInstanceOf(NotFoundError);
+
     const missing = await rejected(client.verifications.retrieve('vf_0000000000000000'));
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ code: 'verification_not_found', status: 404 });

@@ -50,13 +50,26 @@ export class VerificationDetailView extends LightElement {
       <p>
         <span class="mono">${v.verificationId}</span> · ${v.mode === 'test' ? html`<wa-badge variant="neutral">test</wa-badge>` : 'live'} ·
         status ${v.status ?? 'created'} · verdict ${verdictBadge(v)}
+        ${v.redactedAt ? html` · <wa-badge variant="warning">redacted</wa-badge>` : ''}
       </p>
+      ${
+        v.redactedAt
+          ? html`<p role="note">
+              Redacted on request ${new Date(v.redactedAt).toLocaleString()}: its images and personal data were erased; the result stays.
+            </p>`
+          : ''
+      }
       <section aria-labelledby="images-h">
         <h2 id="images-h">Images</h2>
         ${
           v.images.length
             ? html`<div class="images">${v.images.map((r) => this.image(r, label(r)))}</div>`
-            : html`<p>No images are stored (never uploaded, or deleted after the retention period).</p>`
+            : v.imagesDeletedAt
+              ? html`<p>
+                  Images deleted ${new Date(v.imagesDeletedAt).toLocaleString()}
+                  (${v.redactedAt ? 'redacted on request' : 'retention period'}).
+                </p>`
+              : html`<p>No images are stored (never uploaded).</p>`
         }
       </section>
       <div class="grid-2">

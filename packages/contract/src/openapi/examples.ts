@@ -57,6 +57,7 @@ export const resultRecord = {
   review: null,
   requestId: rid,
 };
+export const redactResponse = { verificationId: vf, redactedAt: '2026-11-24T09:30:00.000Z', requestId: rid };
 export const webhookEvent = {
   id: 'evt_9f8e7d6c5b4a',
   type: 'verification.approved',
