@@ -17,11 +17,13 @@ export interface MrzFields {
   /** The name field is full to its last character: the name may have been cut. */
   nameTruncated: boolean;
   /**
-   * The surname without its first letter, when the zone's name line began with a digit (a name
-   * holds none): either a look-alike (0 for O) or the document's edge read as a mark; no check
-   * digit tells which, so the name match weighs both.
+   * Other readings of the surname that no check digit can rule out, for the name match to weigh:
+   * without its first letter when the name line began with a digit (a name holds none: a
+   * look-alike such as 0 for O, or the document's edge read as a mark), and, on a passport or
+   * TD2 whose issuing state differs from the nationality, the name read from where the state
+   * would be (the state lost by the OCR: `P<SOENDERGAARD` for `P<CZESOENDERGAARD`).
    */
-  surnameWithoutEdgeMark?: string;
+  surnameAlternatives?: string[];
 }
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
@@ -181,7 +183,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
     nameTruncated: nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
-    ...(/^\d[A-Z]{2}/.test(nameField(result.format, lines)) && surname.length > 3 ? { surnameWithoutEdgeMark: surname.slice(1) } : {}),
+    ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
   };
 }
 
@@ -239,6 +241,22 @@ function documentNumberVariants(lines: readonly string[]): string[][] {
     variants.push(copy);
   }
   return variants;
+}
+
+function alternativesOf(
+  format: string,
+  lines: readonly string[],
+  surname: string,
+  nationality: string,
+): { surnameAlternatives?: string[] } {
+  const out: string[] = [];
+  if (/^\d[A-Z]{2}/.test(nameField(format, lines)) && surname.length > 3) out.push(surname.slice(1));
+  const first = lines[0] ?? '';
+  if ((format === 'TD2' || format === 'TD3') && first.slice(2, 5) !== nationality) {
+    const shifted = first.slice(2).split('<<')[0]!.replace(/</g, ' ').replace(/0/g, 'O').trim();
+    if (shifted.length > 3 && /^[A-Z ]+$/.test(shifted)) out.push(shifted);
+  }
+  return out.length ? { surnameAlternatives: out } : {};
 }
 
 /** The name field of an MRZ as printed (fillers kept). */

@@ -203,12 +203,11 @@ export class VisionPipeline implements VerificationPipeline {
   }
 }
 
-/** The zone's surname as read, or without a leading mark when that is the reading the typed name bears out. */
+/** The zone's surname as read, or another reading of it (mrz.ts) when that is the one the typed name bears out. */
 function mrzSurname(typed: string | null, mrz: MrzFields): string {
-  const alt = mrz.surnameWithoutEdgeMark;
-  if (!typed || !alt) return mrz.surname;
+  if (!typed || !mrz.surnameAlternatives) return mrz.surname;
   const score = (surname: string) => nameMatchScore(typed, { surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
-  return score(alt) > score(mrz.surname) ? alt : mrz.surname;
+  return [mrz.surname, ...mrz.surnameAlternatives].reduce((best, s) => (score(s) > score(best) ? s : best));
 }
 
 /**

@@ -71,9 +71,9 @@ describe('parseMrz', () => {
     const [l1, l2, l3] = composeTd1({ ...person, documentNumber: 'CAA000001' });
     // The card's edge read as "2" in front of the name line, one filler lost at its end.
     const r = parseMrz([l1!, l2!, `2${l3!.slice(0, 29)}`], NOW);
-    expect(r).toMatchObject({ surname: 'ZMARTINEZ GARCIA', surnameWithoutEdgeMark: 'MARTINEZ GARCIA' });
+    expect(r).toMatchObject({ surname: 'ZMARTINEZ GARCIA', surnameAlternatives: ['MARTINEZ GARCIA'] });
     // A clean line offers no alternative.
-    expect(parseMrz([l1!, l2!, l3!], NOW)?.surnameWithoutEdgeMark).toBeUndefined();
+    expect(parseMrz([l1!, l2!, l3!], NOW)?.surnameAlternatives).toBeUndefined();
   });
 
   it('rejects a zone whose check digit does not hold (an OCR misread)', () => {
@@ -154,6 +154,11 @@ describe('findMrzLines with dropped fillers', () => {
       .map((c) => parseMrz(c, NOW))
       .find(Boolean);
     expect(read).toMatchObject({ surname: 'SOLER', givenNames: 'ANA LUCIA', nationality: 'ESP' });
+    // The state lost without a trace ("P<SOLER..."): the name from where the state would be is kept as another reading.
+    const lost = findMrzCandidates(`P<${s1!.slice(5)}\n${s2}`)
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(lost).toMatchObject({ surname: 'ER', surnameAlternatives: ['SOLER'] });
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
