@@ -7,6 +7,7 @@ import type { Logger } from './http/logger.js';
 import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { BlobStore } from './storage/blob-store.js';
+import type { DataKeys } from './storage/data-keys.js';
 
 /** What routes and jobs need; built once by the service and passed down (no globals). */
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   clock: Clock;
   limiter: RateLimiter;
   blobs: BlobStore;
+  /** The images' data keys (the encrypting store's), for key rotation. */
+  dataKeys: DataKeys;
   queue: JobQueue;
   logger: Logger;
   /** Runs a hot-path statement (prepared on PostgreSQL). */

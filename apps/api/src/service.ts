@@ -207,6 +207,7 @@ function withBoundUrl(config: Config, bound: BoundHttp | null): Config {
 function buildDeps(config: Config, database: DatabaseHandle, queue: JobQueue, logger: Logger, opts: ServiceOptions): AppDeps {
   const clock = opts.clock ?? databaseClock;
   const run = preparedRunner(database.db, database.kind === 'postgres' ? database.pool : null);
+  const dataKeys = new DataKeys(database.db, resolveMasterKey(config, logger), config.blobEncryptionKeysPrevious);
   return {
     config,
     db: database.db,
@@ -214,7 +215,8 @@ function buildDeps(config: Config, database: DatabaseHandle, queue: JobQueue, lo
     run,
     limiter: new RateLimiter(database.db, clock, run),
     // Every image sealed under its verification's key before any store sees it (encrypted-blob-store.ts).
-    blobs: new EncryptedBlobStore(opts.blobs ?? rawBlobStore(config), new DataKeys(database.db, resolveMasterKey(config, logger))),
+    blobs: new EncryptedBlobStore(opts.blobs ?? rawBlobStore(config), dataKeys),
+    dataKeys,
     queue,
     logger,
   };

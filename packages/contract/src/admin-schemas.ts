@@ -19,6 +19,21 @@ export const readinessResponseSchema = z.object({
   requestId: requestIdSchema,
 });
 
+/**
+ * `POST /admin/v1/blob-keys/rewrap`: data keys of earlier master keys (BLOB_ENCRYPTION_KEY_PREVIOUS)
+ * re-wrapped under the current one, up to 1,000 a call; call again while `remaining` is above 0.
+ */
+export const blobKeysRewrapResponseSchema = z.object({
+  /** Fingerprint of the current master key (never the key). */
+  currentKeyId: z.string(),
+  rewrapped: z.number().int(),
+  /** Data keys still wrapped by another key. */
+  remaining: z.number().int(),
+  /** Of those, wrapped by a key this process does not hold (add it to BLOB_ENCRYPTION_KEY_PREVIOUS). */
+  unknown: z.number().int(),
+  requestId: requestIdSchema,
+});
+
 export const createdTenantResponseSchema = z.object({
   tenantId: z.string(),
   name: z.string(),

@@ -13,6 +13,7 @@
  *   keys update <keyId> --origins a.com,b.com   (empty string clears)
  *   keys revoke <keyId>
  *   review <verificationId> --verdict approved|rejected [--note text]
+ *   blob-keys rewrap   (key rotation: re-wraps image data keys of BLOB_ENCRYPTION_KEY_PREVIOUS under BLOB_ENCRYPTION_KEY)
  *   deliveries list <tenantId> [--status failed]
  *   deliveries requeue <deliveryId>
  *   deliveries requeue-failed <tenantId> --since 2026-01-01T00:00:00Z
@@ -27,7 +28,7 @@ import { text as readAll } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { savedAdminToken } from '../demo/demo-tenant.js';
 
-const USAGE = `usage: npm run admin -- <tenants|keys|review|deliveries|webhooks> <action> [args] [--url URL]
+const USAGE = `usage: npm run admin -- <tenants|keys|review|deliveries|webhooks|blob-keys> <action> [args] [--url URL]
   (the admin token comes from ADMIN_TOKEN, else the development token of npm start)
   tenants create --name NAME [--credits N]
   tenants list [--limit N] [--cursor CURSOR]
@@ -41,6 +42,7 @@ const USAGE = `usage: npm run admin -- <tenants|keys|review|deliveries|webhooks>
   keys update KEY_ID --origins host1,host2
   keys revoke KEY_ID
   review VERIFICATION_ID --verdict approved|rejected [--note TEXT]
+  blob-keys rewrap   (run until "remaining" is 0, after every process runs with the new key)
   deliveries list TENANT_ID [--status pending|delivered|failed]
   deliveries requeue DELIVERY_ID
   deliveries requeue-failed TENANT_ID --since ISO_TIME`;
@@ -141,6 +143,9 @@ async function main(): Promise<void> {
       break;
     case 'keys revoke':
       [method, route] = ['POST', `/admin/v1/keys/${need(id, 'KEY_ID')}/revoke`];
+      break;
+    case 'blob-keys rewrap':
+      [method, route] = ['POST', '/admin/v1/blob-keys/rewrap'];
       break;
     case 'review':
       [method, route, body] = [

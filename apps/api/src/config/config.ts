@@ -51,6 +51,17 @@ const envSchema = z.object({
       'must be 32 bytes, base64 (openssl rand -base64 32)',
     )
     .optional(),
+  /**
+   * Earlier master keys, comma-separated, during a rotation: data keys they wrapped still open,
+   * and `npm run admin -- blob-keys rewrap` re-wraps them under BLOB_ENCRYPTION_KEY.
+   */
+  BLOB_ENCRYPTION_KEY_PREVIOUS: z
+    .string()
+    .refine(
+      (list) => list.split(',').every((k) => /^[A-Za-z0-9+/]+={0,2}$/.test(k.trim()) && Buffer.from(k.trim(), 'base64').length === 32),
+      'must be 32-byte base64 keys, comma-separated',
+    )
+    .optional(),
   /** Images are deleted this many days after the final decision (verdict, or a reviewer's for `review`). */
   IMAGE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
   /** The typed name and extracted fields are erased this many days after the final decision. */
@@ -93,6 +104,8 @@ export interface Config {
   pipelineMemoryMb: number;
   /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
   blobEncryptionKey: Buffer | undefined;
+  /** Earlier master keys whose wrapped data keys still open (a rotation in progress). */
+  blobEncryptionKeysPrevious: Buffer[];
   demo: boolean;
   imageRetentionDays: number;
   dataRetentionDays: number;
@@ -152,6 +165,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pipelineCpuSeconds: e.PIPELINE_CPU_SECONDS,
     pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
     blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
+    blobEncryptionKeysPrevious: (e.BLOB_ENCRYPTION_KEY_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => Buffer.from(k, 'base64')),
     demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
     imageRetentionDays: e.IMAGE_RETENTION_DAYS,
     dataRetentionDays: e.DATA_RETENTION_DAYS,

@@ -21,6 +21,7 @@ import {
   tenantResponseSchema,
   webhookTestResponseSchema,
   readinessResponseSchema,
+  blobKeysRewrapResponseSchema,
 } from '../admin-schemas.js';
 import {
   challengeBeaconSchema,
@@ -338,6 +339,20 @@ export const ADMIN_ROUTES: RouteSpec[] = [
     params: [idParam('keyId', 'The key id')],
     response: { status: 200, schema: keyResponseSchema, example: { ...ex.key, revoked: true } },
     errors: ['invalid_admin_token', 'not_found'],
+  },
+  {
+    method: 'post',
+    path: '/admin/v1/blob-keys/rewrap',
+    operationId: 'rewrapBlobKeys',
+    summary: 'Key rotation: re-wrap up to 1,000 image data keys of earlier master keys under the current one',
+    auth: 'admin_token',
+    rateLimited: false,
+    response: {
+      status: 200,
+      schema: blobKeysRewrapResponseSchema,
+      example: { currentKeyId: '3f9a2c1e7b5d4a60', rewrapped: 120, remaining: 0, unknown: 0, requestId: 'req_0123456789abcdef01234567' },
+    },
+    errors: ['invalid_admin_token'],
   },
   {
     method: 'post',

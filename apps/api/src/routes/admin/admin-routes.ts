@@ -115,6 +115,10 @@ export function registerAdmin(router: Router, deps: AppDeps): void {
     ctx.body = { ...keyView(k) };
   });
 
+  route(router, 'POST /admin/v1/blob-keys/rewrap', admin, async (ctx) => {
+    ctx.body = { currentKeyId: deps.dataKeys.masterId, ...(await deps.dataKeys.rewrap()) };
+  });
+
   route(router, 'POST /admin/v1/verifications/:verificationId/review', admin, async (ctx) => {
     const input = validateBody(reviewRequestSchema, await readJsonObject(ctx));
     const record = await recordReview(deps, ctx.params.verificationId!, input.verdict, input.note ?? null);
