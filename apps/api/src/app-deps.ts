@@ -6,6 +6,7 @@ import type { Database } from './db/types.js';
 import type { Logger } from './http/logger.js';
 import type { JobQueue } from './queue/job-queue.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { Metrics } from './metrics/metrics.js';
 import type { BlobStore } from './storage/blob-store.js';
 import type { DataKeys } from './storage/data-keys.js';
 
@@ -20,6 +21,8 @@ export interface AppDeps {
   dataKeys: DataKeys;
   queue: JobQueue;
   logger: Logger;
+  /** Prometheus metrics of this process (`GET /metrics`). */
+  metrics: Metrics;
   /** Runs a hot-path statement (prepared on PostgreSQL). */
   run: RunStatement;
 }

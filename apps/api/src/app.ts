@@ -14,6 +14,7 @@ import { registerChallenge } from './routes/challenge.js';
 import { registerHealth } from './routes/health.js';
 import { registerInit } from './routes/init.js';
 import { registerOpenApi } from './routes/openapi.js';
+import { registerMetrics } from './routes/metrics.js';
 import { registerRedact } from './routes/redact.js';
 import { registerResult } from './routes/result.js';
 import { registerSubmit } from './routes/submit.js';
@@ -31,6 +32,7 @@ export function createApp(deps: AppDeps, extraRoutes: ((router: Router, deps: Ap
   registerSubmit(router, deps);
   registerResult(router, deps);
   registerRedact(router, deps);
+  registerMetrics(router, deps);
   // The operator API exists only with a token (ADMIN_TOKEN, or the one a development start made).
   if (deps.config.adminToken) {
     registerAdmin(router, deps);
@@ -43,7 +45,7 @@ export function createApp(deps: AppDeps, extraRoutes: ((router: Router, deps: Ap
   for (const add of extraRoutes) add(router, deps);
 
   app.use(securityHeaders());
-  app.use(requestContext(deps.logger));
+  app.use(requestContext(deps.logger, deps.metrics));
   app.use(compression());
   app.use(corsMiddleware());
   app.use(refuseUnstorablePathAndQuery());

@@ -28,6 +28,8 @@ import { DataKeys } from './storage/data-keys.js';
 import { EncryptedBlobStore } from './storage/encrypted-blob-store.js';
 import { FsBlobStore } from './storage/fs-blob-store.js';
 import { S3BlobStore } from './storage/s3-blob-store.js';
+import { Metrics } from './metrics/metrics.js';
+import { timedBlobStore } from './metrics/timed-blob-store.js';
 import { resolveMasterKey } from './storage/master-key.js';
 import { CONTRACT_DELIVERY_OPTIONS, deliverWebhookJob, type DeliveryOptions } from './webhooks/deliver-job.js';
 
@@ -54,6 +56,8 @@ export interface RunningService {
   url: string;
   /** The isolated pipeline (null with an injected pipeline or without workers). */
   pipeline: IsolatedPipeline | null;
+  /** `http://host:port/metrics` with METRICS_PORT, else null. */
+  metricsUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -98,6 +102,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
     const deps = buildDeps(withBoundUrl(config, bound), database, queue, logger, opts);
     const workers = runWorkers ? await startWorkers(deps, opts) : null;
     bound?.serve(createApp(deps, opts.extraRoutes));
+    const metricsServer = config.metricsPort !== undefined ? await serveMetrics(deps, config.host, config.metricsPort) : null;
 
     const q = queue;
     const server = bound?.server ?? null;
@@ -107,7 +112,9 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       server,
       url: bound?.url ?? config.publicBaseUrl,
       pipeline: workers?.pipeline ?? null,
+      metricsUrl: metricsServer ? `http://${urlHostOf(config.host)}:${(metricsServer.address() as AddressInfo).port}/metrics` : null,
       async stop() {
+        if (metricsServer) await closeHttp(metricsServer);
         if (server) await closeHttp(server);
         // Workers first: runs in flight end (their jobs go back to the queue) while the queue can
         // still record it.
@@ -208,18 +215,50 @@ function buildDeps(config: Config, database: DatabaseHandle, queue: JobQueue, lo
   const clock = opts.clock ?? databaseClock;
   const run = preparedRunner(database.db, database.kind === 'postgres' ? database.pool : null);
   const dataKeys = new DataKeys(database.db, resolveMasterKey(config, logger), config.blobEncryptionKeysPrevious);
+  const metrics = new Metrics(() => queueDepths(queue));
+  queue.onJobDone = (name, ok, seconds) => metrics.job(name, ok, seconds);
   return {
+    metrics,
     config,
     db: database.db,
     clock,
     run,
     limiter: new RateLimiter(database.db, clock, run),
     // Every image sealed under its verification's key before any store sees it (encrypted-blob-store.ts).
-    blobs: new EncryptedBlobStore(opts.blobs ?? rawBlobStore(config), dataKeys),
+    blobs: new EncryptedBlobStore(timedBlobStore(opts.blobs ?? rawBlobStore(config), metrics), dataKeys),
     dataKeys,
     queue,
     logger,
   };
+}
+
+/** METRICS_PORT: GET /metrics and nothing else, on a port the operator keeps inside its network. */
+async function serveMetrics(deps: AppDeps, host: string, port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    deps.metrics.text().then(
+      (text) => res.writeHead(200, { 'Content-Type': deps.metrics.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  deps.logger.info({ port: (server.address() as AddressInfo).port }, 'metrics served on their own port');
+  return server;
+}
+
+const urlHostOf = (host: string) => (host.includes(':') ? `[${host}]` : host);
+
+/** Jobs waiting (created or retrying) in each queue, for the metrics. */
+async function queueDepths(queue: JobQueue): Promise<Record<string, number>> {
+  const names = Object.values(QUEUES);
+  const sizes = await Promise.all(names.map((n) => queue.boss.getQueueSize(n)));
+  return Object.fromEntries(names.map((n, i) => [n, sizes[i]!]));
 }
 
 /** The store the sealed images go to (decisions.md "Storage, retention and erasure"). */

@@ -66,6 +66,11 @@ const envSchema = z.object({
   IMAGE_RETENTION_DAYS: z.coerce.number().min(0).max(3650).default(7),
   /** The typed name and extracted fields are erased this many days after the final decision. */
   DATA_RETENTION_DAYS: z.coerce.number().min(0).max(36500).default(90),
+  /**
+   * A port of its own serving GET /metrics without a token (on HOST), for every role: a worker has
+   * no other HTTP port. Unset: API processes serve /metrics behind the admin token only.
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Where images live: `fs` (under DATA_DIR) or `s3` (one bucket shared by every process). */
   BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
   /** An S3-compatible server's URL (radosgw, MinIO, R2...); unset for AWS S3 itself. */
@@ -108,6 +113,7 @@ export interface Config {
   blobEncryptionKeysPrevious: Buffer[];
   demo: boolean;
   imageRetentionDays: number;
+  metricsPort: number | undefined;
   dataRetentionDays: number;
   blobStore:
     | { kind: 'fs' }
@@ -172,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => Buffer.from(k, 'base64')),
     demo: e.DEMO ? e.DEMO === 'true' : !e.DATABASE_URL,
     imageRetentionDays: e.IMAGE_RETENTION_DAYS,
+    metricsPort: e.METRICS_PORT,
     dataRetentionDays: e.DATA_RETENTION_DAYS,
     blobStore:
       e.BLOB_STORE === 's3'

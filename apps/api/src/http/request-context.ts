@@ -1,5 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { BlobStoreUnavailableError } from '../storage/s3-blob-store.js';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
@@ -63,7 +64,7 @@ function isClientAbort(ctx: Context): boolean {
 }
 
 /** First middleware: request id, one log line per request, and every error mapped to the contract. */
-export function requestContext(logger: Logger): Middleware {
+export function requestContext(logger: Logger, metrics?: Metrics): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = newRequestId();
@@ -104,6 +105,9 @@ export function requestContext(logger: Logger): Middleware {
       }
     } finally {
       const latencyMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = clientAborted ? CLIENT_CLOSED_REQUEST : ctx.status;
+      // Route patterns only: a raw path would carry ids (and unbounded label values).
+      metrics?.request(ctx.method, ctx.state.routeName?.replace(/^[A-Z]+ /, '') ?? '(unmatched)', status, latencyMs / 1000);
       logger.info(
         {
           requestId,

@@ -136,6 +136,8 @@ export class JobQueue {
   private readonly workerIds = new Map<string, string[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private stopping = false;
+  /** Told how long each job took and whether it threw (the service's metrics). */
+  onJobDone: ((queue: string, ok: boolean, seconds: number) => void) | null = null;
 
   private constructor(
     readonly boss: PgBoss,
@@ -220,9 +222,12 @@ export class JobQueue {
           const info = { id: job.id, retryCount: job.retryCount ?? 0, retryLimit: job.retryLimit ?? 0 };
           const run = this.runThroughOutages(queue, job.id, job.expireInSeconds ?? 60, () => handler(job.data, info));
           this.inFlight.add(run);
+          const started = performance.now();
           try {
             await run;
+            this.onJobDone?.(queue, true, (performance.now() - started) / 1000);
           } catch (err) {
+            this.onJobDone?.(queue, false, (performance.now() - started) / 1000);
             this.logger.warn({ queue, jobId: job.id, err: { message: (err as Error).message } }, 'job failed');
             throw err;
           } finally {

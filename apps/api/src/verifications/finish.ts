@@ -27,12 +27,15 @@ export async function completeVerification(deps: AppDeps, verificationId: string
       .where('status', '=', 'processing')
       .returningAll()
       .executeTakeFirst();
-    if (!v) return false;
+    if (!v) return null;
     await recordEvent(deps, trx, v, EVENT_TYPE_BY_VERDICT[outcome.verdict], outcome.verdict);
-    return true;
+    return v;
   });
-  if (done) deps.queue.notify(QUEUES.webhook);
-  return done;
+  if (done) {
+    deps.metrics.finished(outcome.verdict, done.mode);
+    deps.queue.notify(QUEUES.webhook);
+  }
+  return Boolean(done);
 }
 
 /** processing -> failed (the pipeline itself failed after its retries), with `verification.failed`. */
@@ -45,10 +48,13 @@ export async function failVerification(deps: AppDeps, verificationId: string, fa
       .where('status', 'in', ['queued', 'processing'])
       .returningAll()
       .executeTakeFirst();
-    if (!v) return false;
+    if (!v) return null;
     await recordEvent(deps, trx, v, 'verification.failed', null);
-    return true;
+    return v;
   });
-  if (done) deps.queue.notify(QUEUES.webhook);
-  return done;
+  if (done) {
+    deps.metrics.finished('failed', done.mode);
+    deps.queue.notify(QUEUES.webhook);
+  }
+  return Boolean(done);
 }

@@ -67,6 +67,7 @@ export function deliverWebhookJob(deps: AppDeps, opts: DeliveryOptions): JobHand
     const delay = opts.retryDelaysSeconds[roundAttempt - 1];
     const next = outcome === 'retry' && delay !== undefined ? delay : null;
     const status = outcome === 'delivered' ? 'delivered' : next !== null ? 'pending' : 'failed';
+    deps.metrics.delivery(status === 'pending' ? 'retrying' : status);
 
     await deps.db.transaction().execute(async (trx) => {
       await trx

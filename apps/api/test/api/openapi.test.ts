@@ -68,7 +68,8 @@ describe('GET /openapi.json and /admin/openapi.json', () => {
       [...both].filter((op) => !served.has(op)),
       'documented but not served',
     ).toEqual([]);
-    expect([...admin].every((op) => op.split(' ')[1]!.startsWith('/admin/'))).toBe(true);
+    // The operator's document: /admin/... and the Prometheus scrape path, behind the same token.
+    expect([...admin].every((op) => op.split(' ')[1]!.startsWith('/admin/') || op.split(' ')[1] === '/metrics')).toBe(true);
     expect([...pub].some((op) => op.split(' ')[1]!.startsWith('/admin/'))).toBe(false);
   });
 

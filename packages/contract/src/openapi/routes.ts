@@ -341,6 +341,16 @@ export const ADMIN_ROUTES: RouteSpec[] = [
     errors: ['invalid_admin_token', 'not_found'],
   },
   {
+    method: 'get',
+    path: '/metrics',
+    operationId: 'metrics',
+    summary: 'Prometheus metrics of this process (requests, jobs, queue depth, verdicts, webhooks, blob store)',
+    auth: 'admin_token',
+    rateLimited: false,
+    response: { status: 200, contentType: 'text/plain' },
+    errors: ['invalid_admin_token'],
+  },
+  {
     method: 'post',
     path: '/admin/v1/blob-keys/rewrap',
     operationId: 'rewrapBlobKeys',
