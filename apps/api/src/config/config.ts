@@ -35,7 +35,7 @@ const envSchema = z.object({
    * A verification job running longer than this is presumed lost (its process died) and retried;
    * a pipeline run is stopped 5 s before it (and judged unreadable), so two never overlap.
    */
-  VERIFICATION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  VERIFICATION_JOB_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(45),
   /** CPU seconds one pipeline run may spend (all its threads) before it is stopped and judged unreadable. */
   PIPELINE_CPU_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Resident memory of one pipeline process, models included; a run over it is stopped and judged unreadable. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import pg from 'pg';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -211,16 +212,18 @@ describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
+  let envFor: (role: string) => Record<string, string>;
+
   it('uploaded through one API process, submitted through another, judged by a worker on a third', async () => {
     database = await createTestDatabase();
-    const env = (role: string) => ({
+    const env = (envFor = (role: string) => ({
       ...s3Env(),
       PROCESS_ROLE: role,
       DATABASE_URL: database.url,
       ADMIN_TOKEN,
       BLOB_ENCRYPTION_KEY: TEST_BLOB_ENCRYPTION_KEY,
       DATA_DIR: path.join(dataDir, role + processes.length),
-    });
+    }));
     // Started at once on an empty database: migrations and queue setup run once, under a lock.
     const [api1, api2, worker] = await Promise.all([
       spawnService(env('api'), undefined, 90_000),
@@ -246,4 +249,47 @@ describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
     expect(files(dataDir).filter((f) => f.endsWith('.jpg'))).toEqual([]);
     expect((await objectKeys(`verif/${t.tenantId}/${init.verificationId}/`)).length).toBe(2);
   }, 240_000);
+
+  it('ten submits, the worker killed with -9 mid-run: a new worker finishes every one within 90 s, each charged once', async () => {
+    const [api1, , worker] = processes;
+    const { buildSmokeSet } = await import('../../src/eval/smoke-set.js');
+    const genuine = (await buildSmokeSet()).find((c) => c.cls === 'genuine')!;
+    const a = new Api(api1!.url);
+    const t = await a.tenant(11);
+    const inits: any[] = [];
+    for (let i = 0; i < 10; i++) {
+      const init = (await a.init(t.keys.publishable, { submittedFullName: genuine.typedName })).body;
+      expect((await a.upload(init, 'docFront', genuine.docFront)).status).toBe(200);
+      expect((await a.upload(init, 'selfie', genuine.selfie)).status).toBe(200);
+      inits.push(init);
+    }
+    // Submitted together: the worker runs two at a time, the rest wait in the queue.
+    expect((await Promise.all(inits.map((init) => a.submit(t.keys.secret, init)))).map((r) => r.status)).toEqual(Array(10).fill(202));
+    const ids = inits.map((i) => i.verificationId as string);
+    // Read from the database: polling the API this often would meet the per-IP limit.
+    const db = new pg.Client({ connectionString: database.url });
+    await db.connect();
+    try {
+      const statuses = async () =>
+        (await db.query<{ status: string }>('select status from verifications where id = any($1)', [ids])).rows.map((r) => r.status);
+      // Wait for runs in flight, then kill the only worker.
+      const until = Date.now() + 60_000;
+      while (!(await statuses()).includes('processing') && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await killHard(worker!);
+      const killedAt = Date.now();
+      const orphaned = (await statuses()).filter((s) => s === 'processing' || s === 'queued').length;
+      expect(orphaned).toBeGreaterThan(0);
+
+      processes.push(await spawnService(envFor('worker'), undefined, 90_000));
+      while ((await statuses()).some((s) => s !== 'completed' && s !== 'failed') && Date.now() - killedAt < 90_000) {
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(Date.now() - killedAt).toBeLessThan(90_000);
+      for (const id of ids) expect((await a.result(t.keys.secret, id)).body).toMatchObject({ status: 'completed', verdict: 'approved' });
+    } finally {
+      await db.end();
+    }
+    // Each charged once, retries included.
+    expect((await a.admin('GET', `/admin/v1/tenants/${t.tenantId}`)).body.credits).toBe(1);
+  }, 300_000);
 });

@@ -46,7 +46,7 @@ export function spawnService(
 
 export function killHard(s: SpawnedService): Promise<void> {
   return new Promise((resolve) => {
-    if (s.child.exitCode !== null) return resolve();
+    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve(); // already gone
     s.child.once('exit', () => resolve());
     s.child.kill('SIGKILL');
   });
