@@ -8,6 +8,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Responses by status code ("200": n, "429": n, ...). */
+  statuses?: Record<string, number>;
 }
 
 export async function runLoad(opts: {
@@ -34,6 +36,7 @@ export async function runLoad(opts: {
     rps: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
+    statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, (v as { count: number }).count])),
   };
 }
 

@@ -8,6 +8,7 @@ import type { BlobStore } from '../../src/storage/blob-store.js';
 import { FsBlobStore } from '../../src/storage/fs-blob-store.js';
 import { BlobStoreUnavailableError, S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { Api, call, expectErrorShape, fakeJpeg } from '../helpers/api-client.js';
+import { HttpsReceiver } from '../helpers/https-receiver.js';
 import { radosgwInstalled, startRadosgw, type Radosgw } from '../helpers/radosgw.js';
 import { killHard, spawnService, type SpawnedService } from '../helpers/spawn-service.js';
 import {
@@ -223,6 +224,8 @@ describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
       ADMIN_TOKEN,
       BLOB_ENCRYPTION_KEY: TEST_BLOB_ENCRYPTION_KEY,
       DATA_DIR: path.join(dataDir, role + processes.length),
+      // The webhook receiver of the last test listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     }));
     // Started at once on an empty database: migrations and queue setup run once, under a lock.
     const [api1, api2, worker] = await Promise.all([
@@ -292,4 +295,27 @@ describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
     // Each charged once, retries included.
     expect((await a.admin('GET', `/admin/v1/tenants/${t.tenantId}`)).body.credits).toBe(1);
   }, 300_000);
+
+  it('the worker killed with -9 mid-delivery: another worker sends the same event again', async () => {
+    const receiver = await new HttpsReceiver().start();
+    try {
+      receiver.responder = (n) => (n === 0 ? 'hang' : { status: 200 });
+      const a = new Api(processes[0]!.url);
+      const t = await a.tenant(1);
+      await a.admin('PATCH', `/admin/v1/tenants/${t.tenantId}`, {
+        webhook: { url: receiver.url(), secret: 'split-webhook-secret-0123456789' },
+      });
+      const init = await a.prepared(t.keys.publishableTest, { submittedFullName: 'Test Approve' });
+      expect((await a.submit(t.keys.secretTest, init)).status).toBe(202);
+      await receiver.waitFor(1, 30_000);
+      // The worker holding the delivery dies while the receiver has not answered.
+      await killHard(processes[processes.length - 1]!);
+      processes.push(await spawnService(envFor('worker'), undefined, 90_000));
+      const reqs = await receiver.waitFor(2, 60_000);
+      expect(reqs[1]!.headers['service-event-id']).toBe(reqs[0]!.headers['service-event-id']);
+      expect(reqs[1]!.body).toBe(reqs[0]!.body);
+    } finally {
+      await receiver.stop();
+    }
+  }, 180_000);
 });
