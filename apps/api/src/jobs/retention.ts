@@ -32,6 +32,8 @@ export async function runRetention(
         eb.or([
           eb.and([eb('status', 'in', ['completed', 'failed']), eb(decidedAt, '<', days(imageDays))]),
           eb.and([eb('status', 'is', null), eb('intent_expires_at', '<', days(1))]),
+          // A redaction whose store was unreachable at the time finishes here.
+          eb('redacted_at', 'is not', null),
         ]),
       )
       .limit(BATCH)
@@ -51,6 +53,7 @@ export async function runRetention(
         eb.or([
           eb.and([eb('status', 'in', ['completed', 'failed']), eb(decidedAt, '<', days(dataDays))]),
           eb.and([eb('status', 'is', null), eb('intent_expires_at', '<', days(dataDays))]),
+          eb('redacted_at', 'is not', null),
         ]),
       )
       .limit(BATCH)

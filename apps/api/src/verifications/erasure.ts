@@ -60,7 +60,8 @@ export async function erasePersonalData(deps: Pick<AppDeps, 'db' | 'clock'>, ver
 
 /**
  * `POST /v1/verify/:id/redact`: images and personal data erased at once; the first request's time
- * is kept, so a repeated request answers the same `redactedAt`.
+ * is kept, so a repeated request answers the same `redactedAt`. Marked first: should the store be
+ * unreachable (503), the retention job finishes the erasure of a redacted verification.
  */
 export async function redactVerification(deps: Deps, v: Pick<Verification, 'id' | 'tenant_id'>): Promise<Date> {
   // An intent not yet submitted ends too: its slots take no new image, and it cannot be submitted.

@@ -150,6 +150,15 @@ describe('retention', () => {
     expect(result.body.redactedAt).toBeUndefined();
   });
 
+  it('finishes a redaction whose erasure was cut short (the store unreachable at the time)', async () => {
+    const init = await completed();
+    // What a redact request leaves when its deletes answered 503: marked, images and data still there.
+    await svc.deps.db.updateTable('verifications').set({ redacted_at: new Date() }).where('id', '=', init.verificationId).execute();
+    await runRetention(svc.deps);
+    expect(await imagesOf(init)).toEqual([null, null]);
+    expect((await row(init.verificationId)).submitted_full_name).toBeNull();
+  });
+
   it('idempotent and safe with several workers: two runs at once do the work once, a third finds nothing', async () => {
     const init = await completed();
     svc.clock.advance(8 * DAY);
