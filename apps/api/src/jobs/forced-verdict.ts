@@ -1,6 +1,6 @@
 import { SCORE_NAMES, TEST_MODE_FORCED_VERDICTS, type Scores } from '@service/contract';
 import type { Verification } from '../db/types.js';
-import type { VerificationOutcome } from '../pipeline/pipeline.js';
+import { NO_FIELDS, type VerificationOutcome } from '../pipeline/pipeline.js';
 
 /**
  * Test mode only: the magic names `Test Approve`, `Test Review`, `Test Reject` (any case) force the
@@ -14,6 +14,6 @@ export function forcedOutcome(v: Pick<Verification, 'mode' | 'submitted_full_nam
     verdict,
     scores: Object.fromEntries(SCORE_NAMES.map((n) => [n, null])) as Scores,
     reasons: verdict === 'approved' ? [] : ['test_mode_forced'],
-    fieldsExtracted: { fullName: null, documentNumber: null, dateOfBirth: null, expiryDate: null, nationality: null },
+    fieldsExtracted: NO_FIELDS,
   };
 }

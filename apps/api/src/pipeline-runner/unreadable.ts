@@ -1,5 +1,5 @@
 import type { VerdictReason } from '@service/contract';
-import type { VerificationOutcome } from '../pipeline/pipeline.js';
+import { NO_FIELDS, type VerificationOutcome } from '../pipeline/pipeline.js';
 
 const UNREADABLE: VerdictReason = 'document_unreadable';
 
@@ -9,6 +9,6 @@ export function unreadableOutcome(): VerificationOutcome {
     verdict: 'rejected',
     reasons: [UNREADABLE],
     scores: { document_ocr: 0, name_match: null, face_match: null, image_quality: 0, liveness: null },
-    fieldsExtracted: { fullName: null, documentNumber: null, dateOfBirth: null, expiryDate: null, nationality: null },
+    fieldsExtracted: NO_FIELDS,
   };
 }

@@ -16,6 +16,15 @@ export interface VerificationImages {
   liveness: { anchor: Buffer; steps: { step: number; pose: string; frames: Buffer[] }[] } | null;
 }
 
+/** Nothing read from the document (or all of it erased): every field null. Frozen: shared. */
+export const NO_FIELDS: Readonly<FieldsExtracted> = Object.freeze({
+  fullName: null,
+  documentNumber: null,
+  dateOfBirth: null,
+  expiryDate: null,
+  nationality: null,
+});
+
 export interface VerificationOutcome {
   verdict: Verdict;
   scores: Scores;

@@ -6,7 +6,13 @@ import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import { nameInTextScore, nameMatchScore, typedGivenNamesInText } from './name-match.js';
 import { OcrEngine } from './ocr.js';
-import { type PipelineRequest, type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
+import {
+  NO_FIELDS,
+  type PipelineRequest,
+  type VerificationImages,
+  type VerificationOutcome,
+  type VerificationPipeline,
+} from './pipeline.js';
 import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
 import { estimateSkew, findMrzBand } from './skew.js';
@@ -97,7 +103,10 @@ export class VisionPipeline implements VerificationPipeline {
       // is kept (a thin diacritic such as the bar of Ø can vanish in one of them); then the one
       // with more fields, then more confidence.
       const read = (binarise: boolean) => timed('ocr', () => this.ocr.readText(front, { blank, rotateDegrees: turn, binarise }));
-      const nameIn = (text: string) => (v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedName(text), text) : 1);
+      const nameIn = (text: string) =>
+        v.submittedFullName
+          ? this.nameMatch(v.submittedFullName, null, withGivenNamesFromText(v.submittedFullName, printedName(text), text), text)
+          : 1;
       const inked = await read(true);
       if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) {
         return { mrz, text: inked };
@@ -167,7 +176,8 @@ export class VisionPipeline implements VerificationPipeline {
 
   /**
    * The typed name against the document's: the MRZ's surname and given names when there is one,
-   * else the printed ones by their labels, else anywhere in the text. A printed name misread by
+   * else the printed ones by their labels (`printed`: with given names from the text where their
+   * label was misread, `withGivenNamesFromText`), else anywhere in the text. A printed name misread by
    * the OCR could reject a genuine user, so the text-wide match may lift a label mismatch, never
    * above review.
    */
@@ -175,7 +185,7 @@ export class VisionPipeline implements VerificationPipeline {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
     const inText = nameInTextScore(typed, text);
     if (!printed) return inText;
-    const byLabel = nameMatchScore(typed, withGivenNamesFromText(typed, printed, text)!);
+    const byLabel = nameMatchScore(typed, printed);
     return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
   }
 
@@ -263,7 +273,7 @@ function unusable(document: boolean, selfie: boolean, stageTimes: StageTimes): V
     verdict: 'rejected',
     reasons,
     scores: { document_ocr: 0, name_match: null, face_match: null, image_quality: 0, liveness: null },
-    fieldsExtracted: { fullName: null, documentNumber: null, dateOfBirth: null, expiryDate: null, nationality: null },
+    fieldsExtracted: NO_FIELDS,
     stageTimes,
   };
 }

@@ -2,15 +2,7 @@ import { verificationPrefix, type FieldsExtracted } from '@service/contract';
 import { sql } from 'kysely';
 import type { AppDeps } from '../app-deps.js';
 import type { Verification } from '../db/types.js';
-
-/** What an erased verification's extracted fields read as (and its later webhooks carry). */
-export const ERASED_FIELDS: FieldsExtracted = {
-  fullName: null,
-  documentNumber: null,
-  dateOfBirth: null,
-  expiryDate: null,
-  nationality: null,
-};
+import { NO_FIELDS } from '../pipeline/pipeline.js';
 
 type Deps = Pick<AppDeps, 'db' | 'blobs' | 'clock'>;
 
@@ -29,9 +21,10 @@ export async function deleteImages(deps: Deps, v: Pick<Verification, 'id' | 'ten
 }
 
 /**
- * Erases one verification's personal data: the typed name, the extracted fields (every field
- * null) and the reviewer's note, and the same fields in the bodies of its stored webhook events
- * (a delivery still to come carries the erased fields). The result record stays.
+ * Erases one verification's personal data: the typed name, the extracted fields (every field null,
+ * as its later webhooks carry them) and the reviewer's note, and the same fields in the bodies of
+ * its stored webhook events (a delivery still to come carries the erased fields). The result
+ * record stays.
  */
 export async function erasePersonalData(deps: Pick<AppDeps, 'db' | 'clock'>, verificationId: string): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
@@ -40,7 +33,7 @@ export async function erasePersonalData(deps: Pick<AppDeps, 'db' | 'clock'>, ver
       .set({
         submitted_full_name: null,
         review_note: null,
-        fields_extracted: sql`case when fields_extracted is null then null else ${JSON.stringify(ERASED_FIELDS)}::jsonb end`,
+        fields_extracted: sql`case when fields_extracted is null then null else ${JSON.stringify(NO_FIELDS)}::jsonb end`,
         personal_data_erased_at: sql`coalesce(personal_data_erased_at, ${deps.clock.now()})`,
       })
       .where('id', '=', verificationId)
@@ -51,7 +44,7 @@ export async function erasePersonalData(deps: Pick<AppDeps, 'db' | 'clock'>, ver
       if (!body.fieldsExtracted || Object.values(body.fieldsExtracted).every((f) => f === null)) continue;
       await trx
         .updateTable('webhook_events')
-        .set({ body: JSON.stringify({ ...body, fieldsExtracted: ERASED_FIELDS }) })
+        .set({ body: JSON.stringify({ ...body, fieldsExtracted: NO_FIELDS }) })
         .where('id', '=', e.id)
         .execute();
     }

@@ -1,9 +1,8 @@
 import type { FailureCode } from '@service/contract';
 import { sql } from 'kysely';
 import type { AppDeps } from '../app-deps.js';
-import { ERASED_FIELDS } from './erasure.js';
 import { QUEUES } from '../queue/job-queue.js';
-import type { VerificationOutcome } from '../pipeline/pipeline.js';
+import { NO_FIELDS, type VerificationOutcome } from '../pipeline/pipeline.js';
 import { EVENT_TYPE_BY_VERDICT, recordEvent } from '../webhooks/outbox.js';
 
 /**
@@ -20,7 +19,7 @@ export async function completeVerification(deps: AppDeps, verificationId: string
         scores: JSON.stringify(outcome.scores),
         reasons: JSON.stringify(outcome.reasons),
         // A verification redacted while it was processed keeps nothing of what was read.
-        fields_extracted: sql`case when redacted_at is null then ${JSON.stringify(outcome.fieldsExtracted)}::jsonb else ${JSON.stringify(ERASED_FIELDS)}::jsonb end`,
+        fields_extracted: sql`case when redacted_at is null then ${JSON.stringify(outcome.fieldsExtracted)}::jsonb else ${JSON.stringify(NO_FIELDS)}::jsonb end`,
         completed_at: deps.clock.now(),
       })
       .where('id', '=', verificationId)
