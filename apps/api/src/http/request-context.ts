@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
 import type { Metrics } from '../metrics/metrics.js';
-import { BlobStoreUnavailableError } from '../storage/s3-blob-store.js';
+import { BlobStoreUnavailableError } from '../storage/blob-store.js';
 import { newRequestId } from '../util/ids.js';
 import { ApiError } from './api-error.js';
 import { stopReading } from './read-body.js';

@@ -8,7 +8,7 @@ import { QUEUES, type JobHandler, type JobInfo } from '../queue/job-queue.js';
 import type { VerificationJob } from '../queue/queues.js';
 import { PermanentPipelineError, type PipelineRequest, type VerificationImages, type VerificationPipeline } from '../pipeline/pipeline.js';
 import { completeVerification, failVerification } from '../verifications/finish.js';
-import { BlobStoreUnavailableError } from '../storage/s3-blob-store.js';
+import { BlobStoreUnavailableError } from '../storage/blob-store.js';
 import { forcedOutcome } from './forced-verdict.js';
 
 const PIPELINE_ERROR: FailureCode = 'pipeline_error';
@@ -94,33 +94,19 @@ export function processVerificationJob(
     try {
       await handle(data, job, opts.jobSeconds ? started + opts.jobSeconds * 1000 - DEADLINE_MARGIN_MS : undefined);
     } catch (err) {
-      // The image store is unreachable: the images are safe there, so the job waits for it
-      // (bounded: a store gone for good ends in `failed`), spending no attempt.
-      if (err instanceof BlobStoreUnavailableError) {
-        const storeUnavailable = (data.storeUnavailable ?? 0) + 1;
-        if (storeUnavailable > MAX_STORE_UNAVAILABLE) await failVerification(deps, data.verificationId, PIPELINE_ERROR);
-        else
-          await deps.queue.sendInTransaction(
-            deps.db,
-            QUEUES.verification,
-            { ...data, storeUnavailable },
-            { startAfterSeconds: opts.storeDeferSeconds ?? STORE_DEFER_SECONDS },
-          );
-        return;
-      }
-      // No pipeline process was free in time (others' runs, a replacement loading its models):
-      // not this verification's fault, so it waits again without spending an attempt.
-      if (!(err instanceof PipelineUnavailableError)) throw err;
-      const unavailable = (data.unavailable ?? 0) + 1;
-      // Bounded: a pipeline that never comes up (models that cannot load) ends in `failed`.
-      if (unavailable > MAX_UNAVAILABLE) await failVerification(deps, data.verificationId, PIPELINE_ERROR);
-      else
-        await deps.queue.sendInTransaction(
-          deps.db,
-          QUEUES.verification,
-          { ...data, unavailable },
-          { startAfterSeconds: opts.deferSeconds ?? 2 },
-        );
+      // Not this verification's fault, so it waits again without spending an attempt; bounded, so
+      // a store gone for good or a pipeline that never comes up ends in `failed`.
+      const waitAgain = async (count: 'storeUnavailable' | 'unavailable', max: number, seconds: number) => {
+        const n = (data[count] ?? 0) + 1;
+        if (n > max) await failVerification(deps, data.verificationId, PIPELINE_ERROR);
+        else await deps.queue.sendInTransaction(deps.db, QUEUES.verification, { ...data, [count]: n }, { startAfterSeconds: seconds });
+      };
+      // The image store is unreachable: the images are safe there.
+      if (err instanceof BlobStoreUnavailableError)
+        await waitAgain('storeUnavailable', MAX_STORE_UNAVAILABLE, opts.storeDeferSeconds ?? STORE_DEFER_SECONDS);
+      // No pipeline process was free in time (others' runs, a replacement loading its models).
+      else if (err instanceof PipelineUnavailableError) await waitAgain('unavailable', MAX_UNAVAILABLE, opts.deferSeconds ?? 2);
+      else throw err;
     } finally {
       gate?.leave(row.tenant_id);
     }

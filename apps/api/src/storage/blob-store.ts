@@ -20,3 +20,9 @@ export interface BlobStore {
   /** For `/health/ready`: true when the store can be read and written now. Never throws. */
   ready(): Promise<boolean>;
 }
+
+/**
+ * A store that could not be reached or answered with a server error (any store may throw it): a
+ * request answers 503 `backend_unavailable`, a job waits for the store.
+ */
+export class BlobStoreUnavailableError extends Error {}

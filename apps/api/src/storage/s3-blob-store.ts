@@ -9,7 +9,7 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { BlobStore } from './blob-store.js';
+import { BlobStoreUnavailableError, type BlobStore } from './blob-store.js';
 
 export interface S3BlobStoreOptions {
   /** Omitted for AWS itself; an S3-compatible server's URL otherwise (radosgw, MinIO, R2...). */
@@ -21,9 +21,6 @@ export interface S3BlobStoreOptions {
   /** A request that has not answered by then fails (the store unreachable is a 503, not a hang). */
   requestTimeoutMs?: number;
 }
-
-/** The store could not be reached or answered with a server error: the caller answers 503. */
-export class BlobStoreUnavailableError extends Error {}
 
 /**
  * Blobs as objects of one bucket, keyed by their slot keys. Path-style addressing and checksums

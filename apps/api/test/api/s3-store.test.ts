@@ -6,7 +6,8 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/storage/blob-store.js';
 import { FsBlobStore } from '../../src/storage/fs-blob-store.js';
-import { BlobStoreUnavailableError, S3BlobStore } from '../../src/storage/s3-blob-store.js';
+import { BlobStoreUnavailableError } from '../../src/storage/blob-store.js';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
 import { Api, call, expectErrorShape, fakeJpeg } from '../helpers/api-client.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
 import { radosgwInstalled, startRadosgw, type Radosgw } from '../helpers/radosgw.js';
