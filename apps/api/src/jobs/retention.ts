@@ -20,47 +20,44 @@ export async function runRetention(
   const now = deps.clock.now();
   const days = (n: number) => sql<Date>`(${now} - make_interval(secs => ${Math.round(n * 86_400)}))`;
   const decidedAt = sql<Date | null>`(case when verdict = 'review' then reviewed_at else completed_at end)`;
-  const { imageRetentionDays: imageDays, dataRetentionDays: dataDays } = deps.config;
+  const { imageRetentionDays, dataRetentionDays } = deps.config;
 
-  let imagesDeleted = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const due = await deps.db
-      .selectFrom('verifications')
-      .select(['id', 'tenant_id'])
-      .where('images_deleted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', 'in', ['completed', 'failed']), eb(decidedAt, '<', days(imageDays))]),
-          eb.and([eb('status', 'is', null), eb('intent_expires_at', '<', days(1))]),
-          // A redaction whose store was unreachable at the time finishes here.
-          eb('redacted_at', 'is not', null),
-        ]),
-      )
-      .limit(BATCH)
-      .execute();
-    for (const v of due) await deleteImages(deps, v);
-    imagesDeleted += due.length;
-    if (due.length < BATCH) break;
-  }
+  /**
+   * Verifications whose `done` column is still null and that are due: decided `decidedDays` ago,
+   * never submitted and expired `expiredDays` ago, or redacted (a redaction cut short by an
+   * unreachable store finishes here); each handed to `act`, in batches. Returns how many.
+   */
+  const forEachDue = async (
+    done: 'images_deleted_at' | 'personal_data_erased_at',
+    decidedDays: number,
+    expiredDays: number,
+    act: (v: { id: string; tenant_id: string }) => Promise<void>,
+  ) => {
+    let count = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const due = await deps.db
+        .selectFrom('verifications')
+        .select(['id', 'tenant_id'])
+        .where(done, 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', 'in', ['completed', 'failed']), eb(decidedAt, '<', days(decidedDays))]),
+            eb.and([eb('status', 'is', null), eb('intent_expires_at', '<', days(expiredDays))]),
+            eb('redacted_at', 'is not', null),
+          ]),
+        )
+        .limit(BATCH)
+        .execute();
+      for (const v of due) await act(v);
+      count += due.length;
+      if (due.length < BATCH) break;
+    }
+    return count;
+  };
 
-  let dataErased = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const due = await deps.db
-      .selectFrom('verifications')
-      .select('id')
-      .where('personal_data_erased_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('status', 'in', ['completed', 'failed']), eb(decidedAt, '<', days(dataDays))]),
-          eb.and([eb('status', 'is', null), eb('intent_expires_at', '<', days(dataDays))]),
-          eb('redacted_at', 'is not', null),
-        ]),
-      )
-      .limit(BATCH)
-      .execute();
-    for (const v of due) await erasePersonalData(deps, v.id);
-    dataErased += due.length;
-    if (due.length < BATCH) break;
-  }
+  const imagesDeleted = await forEachDue('images_deleted_at', imageRetentionDays, 1, (v) => deleteImages(deps, v));
+  const dataErased = await forEachDue('personal_data_erased_at', dataRetentionDays, dataRetentionDays, (v) =>
+    erasePersonalData(deps, v.id),
+  );
   return { imagesDeleted, dataErased };
 }
