@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { fmt, ms, runLoad, type LoadResult } from './load.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { createTenants } from './tenants.js';
 import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,19 +42,7 @@ async function main() {
     children.push(svc.child);
 
     // Tenants with a publishable key each, created through the operator API.
-    const keys: string[] = [];
-    for (let i = 0; i < TENANTS; i += 20) {
-      const batch = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          fetch(`${svc.url}/admin/v1/tenants`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ name: 'bench', credits: 1000 }),
-          }).then((r) => r.json() as Promise<any>),
-        ),
-      );
-      keys.push(...batch.map((b) => b.keys.publishable));
-    }
+    const keys = (await createTenants(svc.url, ADMIN, TENANTS, 1000)).map((t) => t.keys.publishable);
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const tenantId = (await db.query('select id from tenants limit 1')).rows[0].id as string;

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { buildSmokeSet } from '../eval/smoke-set.js';
 import { fmt, ms, runLoad, type LoadResult } from './load.js';
 import { createScratchDatabase } from './scratch-database.js';
+import { createTenants } from './tenants.js';
 import { startListening } from './spawn-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,19 +54,7 @@ async function main() {
     const api = apis[0]!.url;
     await db.connect();
 
-    const keys: string[] = [];
-    for (let i = 0; i < TENANTS; i += 20) {
-      const batch = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          fetch(`${api}/admin/v1/tenants`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ name: 'bench', credits: 1000 }),
-          }).then((r) => r.json() as Promise<{ keys: { publishable: string; secret: string } }>),
-        ),
-      );
-      keys.push(...batch.map((b) => b.keys.publishable));
-    }
+    const keys = (await createTenants(api, ADMIN, TENANTS, 1000)).map((t) => t.keys.publishable);
 
     // (1) init throughput: 50 in flight, spread evenly over n API processes.
     const initRuns: Record<string, LoadResult> = {};
@@ -113,14 +102,7 @@ async function main() {
     const genuine = (await buildSmokeSet()).find((c) => c.cls === 'genuine')!;
     // A tenant per batch and a client address per request: the per-tenant submit limit (30 a
     // minute) and the per-IP limits would otherwise pace the benchmark.
-    const newTenant = async () =>
-      (await (
-        await fetch(`${api}/admin/v1/tenants`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${ADMIN}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ name: 'bench-verifications', credits: 10_000 }),
-        })
-      ).json()) as { keys: { publishable: string; secret: string } };
+    const newTenant = async () => (await createTenants(api, ADMIN, 1, 10_000))[0]!;
     let ip = 0;
     const clientIp = () => `10.200.${(++ip >> 8) & 255}.${ip & 255}`;
     const prepare = async (count: number) => {
