@@ -1,37 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { makeLocalCa } from '@service/api/dist/bench/local-ca.js';
 
 /**
- * A throwaway CA and a certificate for localhost/127.0.0.1, made with openssl: the API started by
- * the global setup trusts the CA (NODE_EXTRA_CA_CERTS), so suites can receive real HTTPS webhooks.
+ * A throwaway CA and a certificate for localhost/127.0.0.1 (the API package's `makeLocalCa`): the
+ * API started by the global setup trusts the CA (NODE_EXTRA_CA_CERTS), so suites can receive real
+ * HTTPS webhooks.
  */
 export function makeTestTls(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-tls-'));
-  const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=e2e test CA');
-  run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  fs.writeFileSync(path.join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run(
-    'x509',
-    '-req',
-    '-in',
-    'server.csr',
-    '-CA',
-    'ca.pem',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-out',
-    'server.pem',
-    '-days',
-    '2',
-    '-extfile',
-    'ext.cnf',
-  );
+  makeLocalCa(dir, { days: 2, name: 'e2e test CA' });
   return dir;
 }
 

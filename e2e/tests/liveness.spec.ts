@@ -158,7 +158,7 @@ test('cancel mid-challenge aborts the frame upload in flight and turns the camer
   await camera(page);
   await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest, 'active-liveness': true });
   await page.route('**/v1/verify/upload/*/liveness-1-1', () => {}); // hangs
-  const aborted = page.waitForEvent('requestfailed', (r) => r.url().endsWith('/liveness-1-1'), { timeout: 60_000 });
+  const aborted = page.waitForEvent('requestfailed', { predicate: (r) => r.url().endsWith('/liveness-1-1'), timeout: 60_000 });
   await toLiveness(page);
   await expect(part(page, 'start-button')).toBeEnabled({ timeout: 30_000 });
   await part(page, 'start-button').click();
