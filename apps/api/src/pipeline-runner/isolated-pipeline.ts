@@ -42,6 +42,18 @@ export interface IsolatedPipelineOptions {
 export class PipelineUnavailableError extends Error {}
 
 /** The failure code of a verification whose pipeline child died mid-run. */
+/**
+ * glibc's allocator settings for a child, unless the operator set their own. With its defaults,
+ * libvips' and Tesseract's large short-lived buffers stay in per-thread arenas after they are
+ * freed: a child grew to about 595 MB after 50 mixed runs, and to about 405 MB with at most two
+ * arenas and buffers over 128 KiB mapped (returned to the system when freed), at the same speed.
+ */
+const CHILD_ALLOCATOR = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+} as const;
+
 export const PIPELINE_CRASHED: FailureCode = 'pipeline_crashed';
 
 /** Both src/ and dist/ sit two levels below the package: the child always runs the built JS. */
@@ -123,7 +135,7 @@ export class IsolatedPipeline implements VerificationPipeline {
   constructor(opts: IsolatedPipelineOptions) {
     this.opts = {
       moduleUrl: VISION_MODULE,
-      recycleRssBytes: Math.floor(opts.budget.memoryBytes * 0.6),
+      recycleRssBytes: Math.floor(opts.budget.memoryBytes * 0.5),
       prewarm: opts.size,
       pollMs: 100,
       ...opts,
@@ -221,6 +233,7 @@ export class IsolatedPipeline implements VerificationPipeline {
       // V8's own heap is capped too; native memory (sharp, wasm) is watched through the RSS.
       execArgv: [`--max-old-space-size=${Math.max(128, Math.floor(this.opts.budget.memoryBytes / 1024 / 1024))}`],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      env: { ...CHILD_ALLOCATOR, ...process.env },
     });
     const child = new Child(proc);
     this.children.add(child);

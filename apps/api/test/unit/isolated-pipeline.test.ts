@@ -32,6 +32,10 @@ describe('isolated pipeline (child processes with a budget)', () => {
     expect(pipeline.pids()).not.toContain(process.pid);
   });
 
+  it("children run with glibc's allocator told to return large buffers (memory comes back)", async () => {
+    expect(await pipeline.run(request('env'), images)).toMatchObject({ reasons: ['arenas:2:mmap:131072'] });
+  });
+
   it('a run that never ends is killed at its wall-clock budget and judged unreadable', async () => {
     const started = Date.now();
     expect(await pipeline.run(request('hang'), images)).toMatchObject(unreadable);
