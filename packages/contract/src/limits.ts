@@ -28,6 +28,11 @@ export const LIMITS = {
   livenessBurst: 4,
   /** A frame must arrive within this many seconds of its beacon being issued. */
   livenessBeaconSeconds: 20,
+  /**
+   * Degrees (as the face landmark models read them, against the anchor) a frame must move the way
+   * its beacon asks to show the pose: the server's line. The widget asks for a little more.
+   */
+  livenessPoseDegrees: 8,
   /** Widget upload retry: at most 3 attempts, waiting 400 ms then 1200 ms. */
   widgetUploadAttempts: 3,
   widgetUploadBackoffMs: [400, 1200] as readonly number[],

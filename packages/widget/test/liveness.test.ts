@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChallengeBeacon, LivenessInfo, LivenessPose, UploadSlot } from '@service/contract';
+import { LIMITS, type ChallengeBeacon, type LivenessInfo, type LivenessPose, type UploadSlot } from '@service/contract';
 import type { ApiClient } from '../src/api/client.js';
 import { FlowError } from '../src/api/errors.js';
 import { LIVENESS_TIMINGS, runLiveness, type LivenessView, type Reading } from '../src/flow/liveness.js';
@@ -103,7 +103,7 @@ describe('the liveness run', () => {
     const front = { score: 0.9, box: [0.35, 0.25, 0.3, 0.45] as [number, number, number, number], yaw: 2, pitch: 10 };
     const turned = (pose: LivenessPose) => {
       const d = WIDGET_MIN_DELTA_DEGREES + 5;
-      const yaw = pose === 'turn_left' ? front.yaw + d : pose === 'turn_right' ? front.yaw - d : front.yaw;
+      const yaw = pose === 'turn_left' ? front.yaw - d : pose === 'turn_right' ? front.yaw + d : front.yaw;
       const pitch = pose === 'look_down' ? front.pitch + d : pose === 'look_up' ? front.pitch - d : front.pitch;
       return { ...front, yaw, pitch };
     };
@@ -131,13 +131,15 @@ describe('the liveness run', () => {
 
 describe('pose judgement against the anchor', () => {
   const anchor = { yaw: 3, pitch: 12 };
-  it('each pose needs a change the right way beyond the widget line (stricter than the server`s 10 degrees)', () => {
-    expect(WIDGET_MIN_DELTA_DEGREES).toBeGreaterThan(10);
-    expect(poseReached('turn_left', anchor, { yaw: 3 + 14, pitch: 12 })).toBe(true);
-    expect(poseReached('turn_left', anchor, { yaw: 3 + 11, pitch: 12 })).toBe(false);
-    expect(poseReached('turn_right', anchor, { yaw: 3 - 14, pitch: 12 })).toBe(true);
-    expect(poseReached('turn_right', anchor, { yaw: 3 + 14, pitch: 12 })).toBe(false);
-    expect(poseReached('look_down', anchor, { yaw: 3, pitch: 12 + 14 })).toBe(true);
+  it('each pose needs a change the right way beyond the widget line (stricter than the server`s)', () => {
+    expect(WIDGET_MIN_DELTA_DEGREES).toBeGreaterThan(LIMITS.livenessPoseDegrees);
+    // Turning to one's left moves the nose to the image's right: yaw goes down.
+    expect(poseReached('turn_left', anchor, { yaw: 3 - 11, pitch: 12 })).toBe(true);
+    expect(poseReached('turn_left', anchor, { yaw: 3 - 9, pitch: 12 })).toBe(false);
+    expect(poseReached('turn_left', anchor, { yaw: 3 + 14, pitch: 12 })).toBe(false);
+    expect(poseReached('turn_right', anchor, { yaw: 3 + 11, pitch: 12 })).toBe(true);
+    expect(poseReached('turn_right', anchor, { yaw: 3 - 14, pitch: 12 })).toBe(false);
+    expect(poseReached('look_down', anchor, { yaw: 3, pitch: 12 + 11 })).toBe(true);
     expect(poseReached('look_up', anchor, { yaw: 3, pitch: 12 - 14 })).toBe(true);
     expect(poseReached('look_up', anchor, { yaw: 3, pitch: 12 + 14 })).toBe(false);
   });

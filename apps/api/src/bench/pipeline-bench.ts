@@ -268,7 +268,7 @@ async function main() {
               'PUT',
               `/v1/verify/upload/${p.init.verificationId}/${role}`,
               { 'X-Service-Upload-Token': token, 'Content-Type': 'image/jpeg', 'X-Service-Capture-Source': 'camera' },
-              await frame(beacon.step * 4 + i + k * 20, beacon.pose === 'turn_left'),
+              await frame(beacon.step * 4 + i + k * 20, beacon.pose === 'turn_right'),
             );
         }
         await submit(p);

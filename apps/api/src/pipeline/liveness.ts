@@ -1,20 +1,23 @@
 import { createHash } from 'node:crypto';
+import { LIMITS } from '@service/contract';
 import { decodeImage, fromDecoded, type DecodedImage } from './decode.js';
 import type { FaceAnalyzer, FaceResult } from './faces.js';
 
 /**
  * Active liveness: each step's four frames must show the pose its beacon asked for, relative to
- * the same person's frontal anchor, with the same face throughout and no repeated frames.
+ * the same person's frontal anchor, with the same face throughout, and no picture may serve two
+ * beacons (or be the anchor again).
  *
- * Sign convention (fixed once, in unmirrored frames, which is what the widget uploads: only its
- * preview is mirrored): the user turning to THEIR left moves yaw up (the nose points to the
- * image's right); turning to their right moves yaw down. Looking down moves pitch up, looking up
- * moves pitch down (human's pitch follows the forehead-to-chin axis in MediaPipe's depth, where a
- * smaller z is nearer the camera). Measured angles read about 0.5-0.7 of the true turn, so a
- * frame shows a pose when it moves at least MIN_DELTA degrees from the anchor the right way.
+ * Sign convention, in unmirrored frames (what the widget uploads: only its preview is mirrored),
+ * as human reads them: the user turning to THEIR left (the nose moves to the image's right) moves
+ * yaw DOWN; turning to their right moves it up (a man filmed with his nose to the image's right,
+ * `fixtures/faces/camera.png`, reads yaw -43). Looking down moves pitch up, looking up moves it
+ * down. Read angles are a fraction of the true turn (about half on real photos, a third or less on
+ * the suites' rendered heads, whose flat tilts read at most 3.3 degrees of yaw and 6.9 of pitch),
+ * so a frame shows a pose when it moves at least MIN_DELTA degrees from the anchor the right way.
  */
 export const LIVENESS_RULES = {
-  minDeltaDegrees: 10,
+  minDeltaDegrees: LIMITS.livenessPoseDegrees,
   /** Frames of a step that must show the pose. */
   framesNeeded: 3,
   /** Embedding similarity to the anchor below which a frame is someone else (same man turned 80 degrees: 0.93-0.96; other people: 0.16-0.31). */
@@ -31,9 +34,9 @@ export function showsPose(pose: Pose, anchor: Pick<FaceResult, 'yaw' | 'pitch'>,
   const t = LIVENESS_RULES.minDeltaDegrees;
   switch (pose) {
     case 'turn_left':
-      return dYaw >= t;
-    case 'turn_right':
       return dYaw <= -t;
+    case 'turn_right':
+      return dYaw >= t;
     case 'look_down':
       return dPitch >= t;
     case 'look_up':
@@ -70,12 +73,15 @@ export async function judgeLiveness(
   if (!anchor) return { score: 0, steps: [] };
   const sameAsSelfie = input.selfieFace ? faces.similarity(anchor.embedding, input.selfieFace.embedding) >= LIVENESS_RULES.sameFace : false;
 
-  // Every picture must be distinct: a replayed or repeated frame voids its step.
+  // No picture may serve two beacons or repeat the anchor. Within a burst, frames of a head held
+  // still may be alike (a virtual camera's are identical): the pose and the beacon's timing judge those.
   const hashes = all.map((b) => createHash('sha256').update(b).digest('hex'));
   const thumbs = await Promise.all(decoded.map((d) => (d ? thumbnail(d) : Promise.resolve(null))));
+  const stepOf = [0, ...input.steps.flatMap((s, k) => s.frames.map(() => k + 1))];
   const duplicateIndex = new Set<number>();
   for (let i = 0; i < all.length; i++) {
     for (let j = i + 1; j < all.length; j++) {
+      if (stepOf[i] === stepOf[j]) continue;
       const a = thumbs[i];
       const b = thumbs[j];
       if (hashes[i] === hashes[j] || (a && b && meanAbsDiff(a, b) < LIVENESS_RULES.nearDuplicate)) {

@@ -14,10 +14,11 @@ beforeAll(async () => {
 describe('pose rules (unmirrored frames)', () => {
   const anchor = { yaw: 2, pitch: 10 };
   it.each([
-    ['turn_left', { yaw: 15, pitch: 10 }, true],
-    ['turn_left', { yaw: -15, pitch: 10 }, false],
-    ['turn_right', { yaw: -12, pitch: 10 }, true],
-    ['turn_right', { yaw: 8, pitch: 10 }, false],
+    ['turn_left', { yaw: -8, pitch: 10 }, true],
+    ['turn_left', { yaw: -4, pitch: 10 }, false],
+    ['turn_left', { yaw: 15, pitch: 10 }, false],
+    ['turn_right', { yaw: 12, pitch: 10 }, true],
+    ['turn_right', { yaw: -12, pitch: 10 }, false],
     ['look_down', { yaw: 2, pitch: 25 }, true],
     ['look_up', { yaw: 2, pitch: -5 }, true],
     ['look_up', { yaw: 2, pitch: 15 }, false],
@@ -27,8 +28,8 @@ describe('pose rules (unmirrored frames)', () => {
 });
 
 describe('judging a challenge with real faces', () => {
-  // camera.png: a man whose face is turned toward the image's left (his right), yaw about -43.
-  // Its mirror image is the same man turned to his left. Variants differ in light and JPEG
+  // camera.png: a man filmed with his nose toward the image's right, turned to HIS left (he looks
+  // into a camera on his left), yaw about -43. Its mirror image is the same man turned to his right. Variants differ in light and JPEG
   // quality, as consecutive frames do (crops are avoided: a 43-degree turn is at the edge of
   // what the detector finds).
   const variant = (img: Sharp, i: number) =>
@@ -36,30 +37,43 @@ describe('judging a challenge with real faces', () => {
       .modulate({ brightness: 0.85 + 0.06 * i })
       .jpeg({ quality: 92 - 2 * i })
       .toBuffer();
-  const turnedRight = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')), i);
-  const turnedLeft = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')).flop(), i);
+  const turnedLeft = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')), i);
+  const turnedRight = (i: number) => variant(sharp(path.join(fixtures, 'camera.png')).flop(), i);
 
-  it('passes a step whose frames show the asked pose, fails one whose frames do not, and voids repeated frames', async () => {
+  it('passes a step whose frames show the asked pose, fails one whose frames do not, and voids a picture that serves two beacons', async () => {
     const anchor = await turnedRight(0);
     const selfieFace = await faces.analyse(await turnedRight(1));
     const left = await Promise.all([1, 2, 3, 4].map(turnedLeft));
     // Asked to turn right, these frames stay as the anchor is: no pose shown.
     const notRight = await Promise.all([1, 2, 3, 4].map(turnedRight));
-    const same = await turnedLeft(0); // a frame of its own, sent four times
+    // A head held still in a virtual camera: one picture four times within its own step is fine...
+    const held = await turnedLeft(5);
+    // ...but a picture sent again for another beacon voids both steps.
     const r = await judgeLiveness(faces, {
       anchor,
       selfieFace,
       steps: [
         { step: 1, pose: 'turn_left', frames: left },
         { step: 2, pose: 'turn_right', frames: notRight },
-        { step: 3, pose: 'turn_left', frames: [same, same, same, same] },
+        { step: 3, pose: 'turn_left', frames: [held, held, held, held] },
       ],
     });
     expect(r.steps[0]).toMatchObject({ passed: true, sameFace: true, duplicate: false });
     expect(r.steps[0]!.framesWithPose).toBeGreaterThanOrEqual(3);
     expect(r.steps[1]).toMatchObject({ passed: false, framesWithPose: 0 });
-    expect(r.steps[2]).toMatchObject({ passed: false, duplicate: true });
-    expect(r.score).toBeCloseTo(1 / 3, 3);
+    expect(r.steps[2]).toMatchObject({ passed: true, duplicate: false });
+    expect(r.score).toBeCloseTo(2 / 3, 3);
+
+    const replayed = await judgeLiveness(faces, {
+      anchor,
+      selfieFace,
+      steps: [
+        { step: 1, pose: 'turn_left', frames: left },
+        { step: 2, pose: 'turn_left', frames: [left[0]!, held, held, held] },
+      ],
+    });
+    expect(replayed.steps.map((s) => s.duplicate)).toEqual([true, true]);
+    expect(replayed.score).toBe(0);
   }, 60_000);
 
   it('scores 0 when the anchor is someone else than the selfie', async () => {

@@ -1,13 +1,14 @@
-import type { LivenessPose } from '@service/contract';
+import { LIMITS, type LivenessPose } from '@service/contract';
 import type { FaceReading } from './vision.js';
 
 /**
  * Judging a pose on the device, against the user's own frontal anchor (measured angles read
- * about half of the true turn, and a frontal face already reads some pitch). The line is a
- * little stricter than the server's (`LIVENESS_RULES.minDeltaDegrees` = 10 in the API's
- * pipeline, measured with the same library), so a pose the widget accepts is one the server accepts.
+ * a fraction of the true turn, and a frontal face already reads some pitch). The line is a
+ * little stricter than the server's (`LIMITS.livenessPoseDegrees`, judged in the API's pipeline
+ * with the same library), so a pose the widget accepts is one the server accepts.
+ * Signs as the API's `pipeline/liveness.ts` fixes them: turning to one's left lowers yaw.
  */
-export const WIDGET_MIN_DELTA_DEGREES = 13;
+export const WIDGET_MIN_DELTA_DEGREES = LIMITS.livenessPoseDegrees + 2;
 /** Back at the centre: within this many degrees of the anchor on both axes. */
 export const CENTRE_DEGREES = 6;
 
@@ -23,9 +24,9 @@ export function poseProgress(
   const dPitch = face.pitch - anchor.pitch;
   switch (pose) {
     case 'turn_left':
-      return dYaw;
-    case 'turn_right':
       return -dYaw;
+    case 'turn_right':
+      return dYaw;
     case 'look_down':
       return dPitch;
     case 'look_up':

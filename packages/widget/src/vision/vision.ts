@@ -5,7 +5,7 @@ export interface FaceReading {
   score: number;
   /** [x, y, width, height], each 0-1 of the frame. */
   box: [number, number, number, number];
-  /** Degrees, unmirrored as the camera sees: the user turning to their left raises yaw. */
+  /** Degrees, unmirrored as the camera sees: the user turning to their left lowers yaw. */
   yaw: number;
   /** Degrees: looking down raises pitch. */
   pitch: number;
