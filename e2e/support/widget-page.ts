@@ -204,3 +204,27 @@ export async function verdictWithin(id: string, secret: string, ms: number): Pro
 export function backoffWaits(attempts: { at: number; end?: number }[]): number[] {
   return attempts.slice(1).map((a, i) => a.at - attempts[i]!.end!);
 }
+
+/**
+ * Frames the widget's preview `<video>` presented per second over `ms`, counted in the page with
+ * `requestVideoFrameCallback` (what the user sees, not what the camera sends).
+ */
+export async function previewFps(page: Page, ms = 2_000): Promise<number> {
+  return page.evaluate(
+    (ms) =>
+      new Promise<number>((resolve, reject) => {
+        const video = document.querySelector('service-widget')?.shadowRoot?.querySelector('video') as
+          (HTMLVideoElement & { requestVideoFrameCallback(cb: () => void): number }) | null;
+        if (!video) return reject(new Error('no preview video'));
+        let frames = 0;
+        const start = performance.now();
+        const count = () => {
+          frames++;
+          if (performance.now() - start < ms) video.requestVideoFrameCallback(count);
+          else resolve((frames * 1000) / (performance.now() - start));
+        };
+        video.requestVideoFrameCallback(count);
+      }),
+    ms,
+  );
+}

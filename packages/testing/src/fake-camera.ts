@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { sampleFrames } from './sample-person.js';
 
 /** What the fake camera films: named still frames (JPEG or PNG bytes). `front` is required. */
 export interface CameraFrames {
@@ -21,7 +22,8 @@ export interface CameraFrames {
 export type HeadBehaviour = 'follow' | 'wrong-way' | 'still';
 
 export interface FakeCameraOptions {
-  frames: CameraFrames;
+  /** What the camera films; default the sample person (`sampleFrames()`). */
+  frames?: CameraFrames;
   head?: HeadBehaviour;
   /** Deny the camera when the widget reaches this step (`data-step`), e.g. `liveness`. */
   denyAt?: string;
@@ -37,8 +39,12 @@ const dataUrl = (b: Buffer) => `data:${b[0] === 0x89 ? 'image/png' : 'image/jpeg
  * steps, the frontal face on the selfie, and during liveness the pose the current beacon asks for
  * (`data-pose`), as `head` says. Call before `page.goto`. Switch by hand with `showFrame`.
  */
-export async function installFakeCamera(page: Page, options: FakeCameraOptions): Promise<void> {
-  const frames = Object.fromEntries(Object.entries(options.frames).map(([k, v]) => [k, dataUrl(v as Buffer)]));
+export async function installFakeCamera(page: Page, options: FakeCameraOptions = {}): Promise<void> {
+  const frames = Object.fromEntries(
+    Object.entries(options.frames ?? sampleFrames())
+      .filter((e): e is [string, Buffer] => e[1] !== undefined)
+      .map(([k, v]) => [k, dataUrl(v)]),
+  );
   await page.addInitScript(
     ({ frames, head, denyAt, width, height }) => {
       const opposite: Record<string, string> = {
@@ -81,7 +87,9 @@ export async function installFakeCamera(page: Page, options: FakeCameraOptions):
       const draw = () => {
         const name = wanted();
         const img = images[name];
-        if (name !== state.shown && img?.complete && img.naturalWidth) {
+        // Painted every tick: Chromium sends a canvas's frame only when it was drawn since the last
+        // one, and a camera delivers frames whether the scene moves or not.
+        if (img?.complete && img.naturalWidth) {
           // Cover the canvas, as a camera would frame it.
           const s = Math.max(width / img.naturalWidth, height / img.naturalHeight);
           const w = img.naturalWidth * s;
@@ -92,7 +100,8 @@ export async function installFakeCamera(page: Page, options: FakeCameraOptions):
         const track = stream?.getVideoTracks()[0] as (MediaStreamTrack & { requestFrame?: () => void }) | undefined;
         track?.requestFrame?.();
       };
-      setInterval(draw, 66);
+      // 30 frames a second, as a webcam gives them (the preview is measured against 15).
+      setInterval(draw, 33);
       const fake = async (constraints?: MediaStreamConstraints): Promise<MediaStream> => {
         const step = (document.querySelector('[data-step]') as HTMLElement | null)?.dataset['step'];
         if (denyAt && step === denyAt) throw new DOMException('Permission denied', 'NotAllowedError');

@@ -136,7 +136,7 @@ async function installTypeCheckBuild(app: string): Promise<string[]> {
 describe('installed from the tarballs into a scratch strict-TypeScript Vite app', () => {
   it('type-checks and builds without a cast or a hand-written declaration', async () => {
     const app = scratchApp('vite-app', {
-      devDependencies: { '@types/node': '^20.19.0' },
+      devDependencies: { '@types/node': '^20.19.0', '@playwright/test': '1.64.1' },
       compilerOptions: { types: ['node'] },
       files: {
         'index.html': '<!doctype html><div id="app"></div><script type="module" src="/src/main.ts"></script>\n',
@@ -157,6 +157,20 @@ widget.addEventListener('service:error', (e) => {
   console.error(e.detail.code, e.detail.message);
 });
 document.body.append(widget);
+`,
+        // A tenant's QA suite: the fake camera with the sample person, the driver, the forced verdicts.
+        'src/qa.spec.ts': `import { test, expect } from '@playwright/test';
+import { completeVerification, FORCE_VERDICT, installFakeCamera, SAMPLE_PERSON, sampleFrames } from '@service/testing';
+
+test('verification with active liveness', async ({ page }) => {
+  await installFakeCamera(page, { head: 'follow' });
+  await page.goto(\`/verify?name=\${encodeURIComponent(FORCE_VERDICT.approved)}\`);
+  const { verificationId, status } = await completeVerification(page);
+  expect(verificationId).toMatch(/^vf_/);
+  expect(['queued', 'processing', 'completed']).toContain(status);
+  expect(sampleFrames().turn_left.length).toBeGreaterThan(0);
+  expect(SAMPLE_PERSON.fullName).toBe('Marta Ortega Lindqvist');
+});
 `,
         // The server side: the webhook helper returns the contract's typed event.
         'src/receiver.ts': `import { verifyWebhook, WebhookVerificationError } from '@service/webhooks';
@@ -181,6 +195,18 @@ export function handle(rawBody: Buffer, header: string | undefined): string {
       },
     });
     expect((await installTypeCheckBuild(app)).length).toBeGreaterThan(0);
+    // @service/testing's sample person ships in the tarball and loads from the installed package.
+    const frames = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "import { sampleFrames } from '@service/testing'; const f = sampleFrames(); console.log(Object.keys(f).sort().join(','), f.front.length > 10000);",
+      ],
+      app,
+    );
+    expect(frames.code, frames.out).toBe(0);
+    expect(frames.out).toContain('document,front,look_down,look_up,turn_left,turn_right true');
   });
 });
 

@@ -33,8 +33,10 @@ interface HumanInstance {
       embedding?: number[];
       rotation?: { angle: { yaw: number; pitch: number; roll: number } };
       boxRaw: [number, number, number, number];
+      mesh?: [number, number, number][];
     }[];
   }>;
+  faceTriangulation: number[];
   match: { similarity(a: number[], b: number[]): number };
   tf: { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
 }
@@ -209,6 +211,27 @@ export class FaceAnalyzer {
       const [fx, fy, fw, fh] = face.boxRaw;
       const box: [number, number, number, number] = [(left + fx * width) / W, (top + fy * height) / H, (fw * width) / W, (fh * height) / H];
       return withScore ? { score: face.score, box } : box;
+    } finally {
+      tensor.dispose();
+    }
+  }
+
+  /**
+   * The face mesh of an RGB image at its own size (468 points, pixels; z, nearer the camera
+   * smaller, on about the scale of x) with the model's triangulation, or null. Used to render the
+   * test suites' head poses (`eval/head-pose.ts`), not by the pipeline.
+   */
+  async mesh(rgb: {
+    data: Buffer;
+    width: number;
+    height: number;
+  }): Promise<{ points: [number, number, number][]; triangles: number[] } | null> {
+    const d = rgb.data;
+    const tensor = this.human.tf.tensor3d(new Uint8Array(d.buffer, d.byteOffset, d.length), [rgb.height, rgb.width, 3], 'int32');
+    try {
+      const result = await this.human.detect(tensor, { face: { mesh: { enabled: true }, description: { enabled: false } } });
+      const points = result.face[0]?.mesh;
+      return points && points.length >= 468 ? { points: points.slice(0, 468), triangles: this.human.faceTriangulation } : null;
     } finally {
       tensor.dispose();
     }

@@ -93,9 +93,21 @@ async function countFrames(trx: Transaction<Database>, verificationId: string, s
   return Number(row.n);
 }
 
-/** Issues (or re-issues) a step: random pose, fresh nonce, a short window. */
+/**
+ * Issues (or re-issues) a step: a random pose that no other step of this challenge asks for (four
+ * steps, four poses: a random order), a fresh nonce, a short window. Distinct poses keep one
+ * picture from serving two steps, which voids both (`pipeline/liveness.ts`).
+ */
 async function issueStep(deps: AppDeps, trx: Transaction<Database>, verificationId: string, step: number): Promise<StepRow> {
-  const pose = LIVENESS_POSES[randomInt(LIVENESS_POSES.length)]!;
+  const taken = await trx
+    .selectFrom('liveness_steps')
+    .select('pose')
+    .where('verification_id', '=', verificationId)
+    .where('step', '!=', step)
+    .execute();
+  const free = LIVENESS_POSES.filter((p) => !taken.some((t) => t.pose === p));
+  const choices = free.length ? free : LIVENESS_POSES;
+  const pose = choices[randomInt(choices.length)]!;
   const now = deps.clock.now();
   const values = {
     verification_id: verificationId,

@@ -19,10 +19,11 @@ async function livenessInit(name = 'Test Approve') {
 }
 
 describe('active-liveness challenge', () => {
-  it('issues four beacons with random poses and nonces, the same beacon until its frames arrive, then done', async () => {
+  it('issues four beacons with the four poses in a random order and random nonces, the same beacon until its frames arrive, then done', async () => {
     const init = await livenessInit();
     expect((await api.uploadRole(init, 'liveness-anchor')).status).toBe(200);
     const nonces = new Set<string>();
+    const poses: string[] = [];
     for (let step = 1; step <= 4; step++) {
       const b = await next(init);
       expect(b.status).toBe(200);
@@ -32,6 +33,7 @@ describe('active-liveness challenge', () => {
       expect(Number.isInteger(b.body.expiresAt)).toBe(true);
       expect(b.body.requestId).toBe(b.headers.get('x-request-id'));
       nonces.add(b.body.nonce);
+      poses.push(b.body.pose);
       // Safe to retry: the same beacon.
       const again = await next(init);
       expect(again.body).toMatchObject({ step, pose: b.body.pose, nonce: b.body.nonce, expiresAt: b.body.expiresAt });
@@ -41,6 +43,8 @@ describe('active-liveness challenge', () => {
         expect((await api.uploadRole(init, role, fakeJpeg(), { 'X-Service-Capture-Source': 'camera' })).status).toBe(200);
     }
     expect(nonces.size).toBe(4);
+    // One picture cannot serve two steps: no pose is asked twice.
+    expect([...poses].sort()).toEqual(['look_down', 'look_up', 'turn_left', 'turn_right']);
     const done = await next(init);
     expect(done.body).toEqual({ verificationId: init.verificationId, done: true, requestId: done.headers.get('x-request-id') });
     expect((await api.submit(t.keys.secretTest, init)).status).toBe(202);
