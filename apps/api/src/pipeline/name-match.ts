@@ -361,3 +361,38 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
   }
   return found.join(' ');
 }
+
+/**
+ * Letters the printed-text recogniser has no class for, and what it reads instead: Ł (written L
+ * without its stroke) is read T, Þ (written TH) is read P. No check digit stands behind printed
+ * text, so a read word that equals a typed word except where such a letter was read as its
+ * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
+ */
+const MISREAD_AS: readonly { typed: string; read: string }[] = [
+  { typed: 'L', read: 'T' },
+  { typed: 'TH', read: 'P' },
+];
+
+/** Whether `read` is `typed` (both normalised) with one or more letters read as their stand-ins. */
+function misreadOf(typed: string, read: string, i = 0, j = 0, misread = false): boolean {
+  if (i === typed.length && j === read.length) return misread;
+  if (i >= typed.length || j >= read.length) return false;
+  if (typed[i] === read[j] && misreadOf(typed, read, i + 1, j + 1, misread)) return true;
+  return MISREAD_AS.some(
+    (m) => read[j] === m.read && typed.startsWith(m.typed, i) && misreadOf(typed, read, i + m.typed.length, j + 1, true),
+  );
+}
+
+/**
+ * The OCR's reading of a printed name (or a whole text), normalised, with each word that is a
+ * typed word (plain or ICAO-transliterated) misread only at such letters replaced by the typed spelling.
+ */
+export function repairUnreadableLetters(typed: string, read: string): string {
+  const spellings = [...new Set([...normalizeName(typed).split(' '), ...icaoTransliteration(typed).split(' ')])].filter(
+    (w) => w.length >= 3,
+  );
+  return normalizeName(read)
+    .split(' ')
+    .map((word) => spellings.find((t) => misreadOf(t, word)) ?? word)
+    .join(' ');
+}

@@ -4,7 +4,7 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { nameInTextScore, nameMatchScore, typedGivenNamesInText } from './name-match.js';
+import { nameInTextScore, nameMatchScore, repairUnreadableLetters, typedGivenNamesInText } from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import {
   NO_FIELDS,
@@ -183,9 +183,13 @@ export class VisionPipeline implements VerificationPipeline {
    */
   private nameMatch(typed: string, mrz: MrzFields | null, printed: { surname: string; givenNames: string } | null, text: string): number {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
-    const inText = nameInTextScore(typed, text);
+    // Printed text has no check digit: a letter the recogniser cannot read (Ł, Þ) is taken as typed.
+    const inText = nameInTextScore(typed, repairUnreadableLetters(typed, text));
     if (!printed) return inText;
-    const byLabel = nameMatchScore(typed, printed);
+    const byLabel = nameMatchScore(typed, {
+      surname: repairUnreadableLetters(typed, printed.surname),
+      givenNames: repairUnreadableLetters(typed, printed.givenNames),
+    });
     return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
   }
 

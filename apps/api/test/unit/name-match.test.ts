@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POLICY } from '../../src/pipeline/policy.js';
 import {
+  repairUnreadableLetters,
   foldTransliteration,
   icaoTransliteration,
   jaroWinkler,
@@ -225,5 +226,33 @@ describe('typedGivenNamesInText (a misread given-names label)', () => {
     expect(
       nameMatchScore('Maria Hopper', { surname: 'HOPPER', givenNames: typedGivenNamesInText('Maria Hopper', 'HOPPER', text) }),
     ).toBeLessThan(0.85);
+  });
+});
+
+describe('letters the printed-text recogniser cannot read (Ł read T, Þ read P)', () => {
+  it('a printed word that is a typed word but for such letters is taken as typed, however the user typed them', () => {
+    expect(repairUnreadableLetters('Anna Łukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
+    expect(repairUnreadableLetters('Anna Lukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
+    expect(repairUnreadableLetters('Þóra Jónsdóttir', 'PORA')).toBe('THORA');
+    expect(repairUnreadableLetters('Eva Thorsdottir', 'PORSDOTTIR')).toBe('THORSDOTTIR');
+    expect(repairUnreadableLetters('Łucja Łada', 'TUCJA TADA')).toBe('LUCJA LADA');
+    // Words of one or two letters are left alone.
+    expect(repairUnreadableLetters('Li Wang', 'TI WANG')).toBe('TI WANG');
+    expect(repairUnreadableLetters('Þóra Jónsdóttir', 'SURNAME JONSDOTTIR GIVEN NAMES PORA')).toBe('SURNAME JONSDOTTIR GIVEN NAMES THORA');
+    expect(
+      nameMatchScore('Anna Łukaszewska', { surname: repairUnreadableLetters('Anna Łukaszewska', 'TUKASZEWSKA'), givenNames: 'ANNA' }),
+    ).toBe(1);
+  });
+  it('anything else is left as read: another surname, another letter, a second difference', () => {
+    expect(repairUnreadableLetters('Anna Łukaszewska', 'LUKASZEWSKI')).toBe('LUKASZEWSKI');
+    expect(repairUnreadableLetters('Anna Łukaszewska', 'KOWALSKA TUKASZEWSKO')).toBe('KOWALSKA TUKASZEWSKO');
+    // The stand-in is accepted anywhere in the word (the price: a surname that differs from the
+    // typed one only by T for L would pass; none was found among the evaluation names).
+    expect(repairUnreadableLetters('Anna Kowalska', 'KOWATSKA')).toBe('KOWALSKA');
+    expect(repairUnreadableLetters('Anna Kowalska', 'KOWASKA')).toBe('KOWASKA');
+    expect(repairUnreadableLetters('Anna Kowalska', 'POWALSKA')).toBe('POWALSKA');
+    expect(
+      nameMatchScore('Anna Kowalska', { surname: repairUnreadableLetters('Anna Kowalska', 'NOWAK'), givenNames: 'ANNA' }),
+    ).toBeLessThan(POLICY.nameMatch.review);
   });
 });
