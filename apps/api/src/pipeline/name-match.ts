@@ -363,14 +363,15 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 }
 
 /**
- * Letters the printed-text recogniser has no class for, and what it reads instead: Ł (written L
- * without its stroke) is read T, Þ (written TH) is read P. No check digit stands behind printed
- * text, so a read word that equals a typed word except where such a letter was read as its
+ * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
+ * for it) is read T, Þ (typed TH) is read P, Ü (typed U) is read II. No check digit stands behind
+ * printed text, so a read word that equals a typed word except where such a letter was read as its
  * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
  */
 const MISREAD_AS: readonly { typed: string; read: string }[] = [
   { typed: 'L', read: 'T' },
   { typed: 'TH', read: 'P' },
+  { typed: 'U', read: 'II' },
 ];
 
 /** Whether `read` is `typed` (both normalised) with one or more letters read as their stand-ins. */
@@ -379,20 +380,28 @@ function misreadOf(typed: string, read: string, i = 0, j = 0, misread = false): 
   if (i >= typed.length || j >= read.length) return false;
   if (typed[i] === read[j] && misreadOf(typed, read, i + 1, j + 1, misread)) return true;
   return MISREAD_AS.some(
-    (m) => read[j] === m.read && typed.startsWith(m.typed, i) && misreadOf(typed, read, i + m.typed.length, j + 1, true),
+    (m) =>
+      read.startsWith(m.read, j) && typed.startsWith(m.typed, i) && misreadOf(typed, read, i + m.typed.length, j + m.read.length, true),
   );
 }
 
 /**
- * The OCR's reading of a printed name (or a whole text), normalised, with each word that is a
- * typed word (plain or ICAO-transliterated) misread only at such letters replaced by the typed spelling.
+ * The OCR's reading of a printed name (or a whole text) repaired where it misread
+ * the typed name in two known ways: a word that is a typed word (plain or ICAO-transliterated)
+ * misread only at letters the recogniser cannot read takes the typed spelling, and a word that is
+ * two or more consecutive typed words run together (a space the recogniser dropped: EVAJOSE) is
+ * split again. Neither can turn another name into the typed one.
  */
-export function repairUnreadableLetters(typed: string, read: string): string {
-  const spellings = [...new Set([...normalizeName(typed).split(' '), ...icaoTransliteration(typed).split(' ')])].filter(
-    (w) => w.length >= 3,
-  );
-  return normalizeName(read)
-    .split(' ')
-    .map((word) => spellings.find((t) => misreadOf(t, word)) ?? word)
-    .join(' ');
+export function repairOcrReading(typed: string, read: string): string {
+  const typedWords = normalizeName(typed).split(' ').filter(Boolean);
+  const spellings = [...new Set([...typedWords, ...icaoTransliteration(typed).split(' ')])].filter((w) => w.length >= 3);
+  const joined = new Map<string, string>();
+  for (let i = 0; i < typedWords.length; i++) {
+    for (let j = i + 2; j <= typedWords.length; j++) joined.set(typedWords.slice(i, j).join(''), typedWords.slice(i, j).join(' '));
+  }
+  // Word by word in place: lines, digits and labels stay as read for the field parsers.
+  return read.replace(/\p{L}+/gu, (raw) => {
+    const word = normalizeName(raw);
+    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word)) ?? raw;
+  });
 }

@@ -4,7 +4,7 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { nameInTextScore, nameMatchScore, repairUnreadableLetters, typedGivenNamesInText } from './name-match.js';
+import { nameInTextScore, nameMatchScore, repairOcrReading, typedGivenNamesInText } from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import {
   NO_FIELDS,
@@ -102,7 +102,12 @@ export class VisionPipeline implements VerificationPipeline {
       // Both are readings of the same document, so the one that agrees better with the typed name
       // is kept (a thin diacritic such as the bar of Ø can vanish in one of them); then the one
       // with more fields, then more confidence.
-      const read = (binarise: boolean) => timed('ocr', () => this.ocr.readText(front, { blank, rotateDegrees: turn, binarise }));
+      // Printed text has no check digit: where it misread the typed name in a known way (a letter
+      // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
+      const read = async (binarise: boolean) => {
+        const r = await timed('ocr', () => this.ocr.readText(front, { blank, rotateDegrees: turn, binarise }));
+        return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
+      };
       const nameIn = (text: string) =>
         v.submittedFullName
           ? this.nameMatch(v.submittedFullName, null, withGivenNamesFromText(v.submittedFullName, printedName(text), text), text)
@@ -183,13 +188,9 @@ export class VisionPipeline implements VerificationPipeline {
    */
   private nameMatch(typed: string, mrz: MrzFields | null, printed: { surname: string; givenNames: string } | null, text: string): number {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
-    // Printed text has no check digit: a letter the recogniser cannot read (Ł, Þ) is taken as typed.
-    const inText = nameInTextScore(typed, repairUnreadableLetters(typed, text));
+    const inText = nameInTextScore(typed, text);
     if (!printed) return inText;
-    const byLabel = nameMatchScore(typed, {
-      surname: repairUnreadableLetters(typed, printed.surname),
-      givenNames: repairUnreadableLetters(typed, printed.givenNames),
-    });
+    const byLabel = nameMatchScore(typed, printed);
     return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
   }
 
@@ -353,8 +354,10 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     fullName: null,
     documentNumber: number,
     dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
-    // One date only: a future one is the expiry (the birth date is always past).
-    expiryDate: dates.length >= 2 || (dates.length === 1 && dates[0]! >= today) ? dates[dates.length - 1]! : null,
+    // The latest date is the expiry when it is in the future, or when three or more were read
+    // (birth, issue, expiry). Two past dates are a birth and an issue date as often as a birth and
+    // an expiry date (an expiry the OCR misread): unknown then, never a false document_expired.
+    expiryDate: dates.length && (dates[dates.length - 1]! >= today || dates.length >= 3) ? dates[dates.length - 1]! : null,
     nationality: null,
   };
 }

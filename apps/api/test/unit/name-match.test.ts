@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POLICY } from '../../src/pipeline/policy.js';
 import {
-  repairUnreadableLetters,
+  repairOcrReading,
   foldTransliteration,
   icaoTransliteration,
   jaroWinkler,
@@ -229,30 +229,44 @@ describe('typedGivenNamesInText (a misread given-names label)', () => {
   });
 });
 
-describe('letters the printed-text recogniser cannot read (Ł read T, Þ read P)', () => {
+describe('OCR readings repaired where they misread the typed name (Ł read T, Þ read P, dropped spaces)', () => {
   it('a printed word that is a typed word but for such letters is taken as typed, however the user typed them', () => {
-    expect(repairUnreadableLetters('Anna Łukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
-    expect(repairUnreadableLetters('Anna Lukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
-    expect(repairUnreadableLetters('Þóra Jónsdóttir', 'PORA')).toBe('THORA');
-    expect(repairUnreadableLetters('Eva Thorsdottir', 'PORSDOTTIR')).toBe('THORSDOTTIR');
-    expect(repairUnreadableLetters('Łucja Łada', 'TUCJA TADA')).toBe('LUCJA LADA');
+    expect(repairOcrReading('Anna Łukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
+    expect(repairOcrReading('Anna Lukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
+    expect(repairOcrReading('Þóra Jónsdóttir', 'PORA')).toBe('THORA');
+    expect(repairOcrReading('Eva Thorsdottir', 'PORSDOTTIR')).toBe('THORSDOTTIR');
+    expect(repairOcrReading('Brünhilde Åberg', 'Briinhilde Aberg')).toBe('BRUNHILDE Aberg');
+    expect(repairOcrReading('Łucja Łada', 'TUCJA TADA')).toBe('LUCJA LADA');
     // Words of one or two letters are left alone.
-    expect(repairUnreadableLetters('Li Wang', 'TI WANG')).toBe('TI WANG');
-    expect(repairUnreadableLetters('Þóra Jónsdóttir', 'SURNAME JONSDOTTIR GIVEN NAMES PORA')).toBe('SURNAME JONSDOTTIR GIVEN NAMES THORA');
+    expect(repairOcrReading('Li Wang', 'TI WANG')).toBe('TI WANG');
+    expect(repairOcrReading('Þóra Jónsdóttir', 'Surname\nJónsdóttir\n2. Given names: PORA 1990')).toBe(
+      'Surname\nJónsdóttir\n2. Given names: THORA 1990',
+    );
+    expect(nameMatchScore('Anna Łukaszewska', { surname: repairOcrReading('Anna Łukaszewska', 'TUKASZEWSKA'), givenNames: 'ANNA' })).toBe(
+      1,
+    );
+  });
+  it('typed words run together by a dropped space are split again', () => {
+    expect(repairOcrReading('Eva José Thorsdottir', '2 EVAJOSE')).toBe('2 EVA JOSE');
     expect(
-      nameMatchScore('Anna Łukaszewska', { surname: repairUnreadableLetters('Anna Łukaszewska', 'TUKASZEWSKA'), givenNames: 'ANNA' }),
+      nameMatchScore('Eva José Thorsdottir', {
+        surname: repairOcrReading('Eva José Thorsdottir', 'PORSDOTTIR'),
+        givenNames: repairOcrReading('Eva José Thorsdottir', 'EVAJOSE'),
+      }),
     ).toBe(1);
+    // Only consecutive typed words, whole: another name run together stays one word.
+    expect(repairOcrReading('Eva José Thorsdottir', 'JOSEEVA EVAJOS')).toBe('JOSEEVA EVAJOS');
   });
   it('anything else is left as read: another surname, another letter, a second difference', () => {
-    expect(repairUnreadableLetters('Anna Łukaszewska', 'LUKASZEWSKI')).toBe('LUKASZEWSKI');
-    expect(repairUnreadableLetters('Anna Łukaszewska', 'KOWALSKA TUKASZEWSKO')).toBe('KOWALSKA TUKASZEWSKO');
+    expect(repairOcrReading('Anna Łukaszewska', 'LUKASZEWSKI')).toBe('LUKASZEWSKI');
+    expect(repairOcrReading('Anna Łukaszewska', 'KOWALSKA TUKASZEWSKO')).toBe('KOWALSKA TUKASZEWSKO');
     // The stand-in is accepted anywhere in the word (the price: a surname that differs from the
     // typed one only by T for L would pass; none was found among the evaluation names).
-    expect(repairUnreadableLetters('Anna Kowalska', 'KOWATSKA')).toBe('KOWALSKA');
-    expect(repairUnreadableLetters('Anna Kowalska', 'KOWASKA')).toBe('KOWASKA');
-    expect(repairUnreadableLetters('Anna Kowalska', 'POWALSKA')).toBe('POWALSKA');
-    expect(
-      nameMatchScore('Anna Kowalska', { surname: repairUnreadableLetters('Anna Kowalska', 'NOWAK'), givenNames: 'ANNA' }),
-    ).toBeLessThan(POLICY.nameMatch.review);
+    expect(repairOcrReading('Anna Kowalska', 'KOWATSKA')).toBe('KOWALSKA');
+    expect(repairOcrReading('Anna Kowalska', 'KOWASKA')).toBe('KOWASKA');
+    expect(repairOcrReading('Anna Kowalska', 'POWALSKA')).toBe('POWALSKA');
+    expect(nameMatchScore('Anna Kowalska', { surname: repairOcrReading('Anna Kowalska', 'NOWAK'), givenNames: 'ANNA' })).toBeLessThan(
+      POLICY.nameMatch.review,
+    );
   });
 });

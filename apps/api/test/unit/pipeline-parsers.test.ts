@@ -197,6 +197,14 @@ describe('init fields steer parsing', async () => {
       expiryDate: '2029-10-13',
     });
   });
+  it('the expiry is the latest date when it is to come or three were read; two past dates leave it unknown', () => {
+    // Birth, issue, expiry all past: expired.
+    expect(fieldsFromText('DOB 01/15/1971\nISS 11/19/2014\nEXP 10/13/2024', now, 'US').expiryDate).toBe('2024-10-13');
+    // The expiry misread: birth and issue dates alone say nothing about it.
+    expect(fieldsFromText('DOB 01/15/1971\n<P 1O/13/2O29\nISS 11/19/2024', now, 'US').expiryDate).toBeNull();
+    // Birth and expiry, the expiry to come.
+    expect(fieldsFromText('DOB 01/15/1971\nEXP 10/13/2029', now, 'US').expiryDate).toBe('2029-10-13');
+  });
   it('documentType: where the MRZ is looked for first', () => {
     const front = Buffer.from('front');
     const back = Buffer.from('back');
