@@ -260,18 +260,21 @@ export async function cameraEffects(
     );
     overlays.push(overlayOf(shadow, { blend: 'multiply' }));
   }
+  let img = overlays.length ? await toRaw(sharp(base.data, rawInput(base)).composite(overlays)) : base;
+  if (p.exposure !== 1) img = await toRaw(sharp(img.data, rawInput(img)).linear(p.exposure, 0));
+  // A specular reflection is far brighter than the paper: the sensor clips it whatever the
+  // exposure, so the glare goes on after it (until generator version 2 it was dimmed with the
+  // rest, which no camera does).
   if (glare) {
     const g = await layer(W, H, (w, h) => {
       const s = w / W;
       const core = glare.full ? 0.55 : 0.25;
       return `<defs><radialGradient id="g"><stop offset="0" stop-color="#fff" stop-opacity="1"/><stop offset="${core}" stop-color="#fff" stop-opacity="1"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><rect width="${w}" height="${h}" fill="#000"/><ellipse cx="${glare.x * s}" cy="${glare.y * s}" rx="${glare.r * s * 1.3}" ry="${glare.r * s}" fill="url(#g)"/>`;
     });
-    overlays.push(overlayOf(g, { blend: 'screen' }));
+    img = await toRaw(sharp(img.data, rawInput(img)).composite([overlayOf(g, { blend: 'screen' })]));
   }
-  let img = overlays.length ? await toRaw(sharp(base.data, rawInput(base)).composite(overlays)) : base;
-  // Exposure and defocus, then the sensor's noise over them (sharp composites after the other operations).
+  // Defocus, then the sensor's noise over it (sharp composites after the other operations).
   let s = sharp(img.data, rawInput(img));
-  if (p.exposure !== 1) s = s.linear(p.exposure, 0);
   if (p.defocus > 0) s = s.blur(Math.max(0.3, p.defocus * W));
   if (p.noise > 0) s = s.composite([{ ...overlayOf(noiseTile(p.noise, Math.min(W, H)), { blend: 'overlay' }), tile: true }]);
   img = await toRaw(s.removeAlpha());

@@ -31,7 +31,7 @@ import { drawSelfieParams, PORTRAITS, renderSelfie, type PortraitId, type Selfie
  */
 export type Split = 'dev' | 'heldout';
 /** Bump when a change alters any generated case (cached sets on disk are then rebuilt). */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-c94b' };
 
 export type EvalClass =
