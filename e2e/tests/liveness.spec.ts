@@ -175,6 +175,7 @@ test('a head that turns the wrong way: no pose is reached on the device, and the
   expect(seen.filter((b) => b.reached)).toEqual([]);
   await part(page, 'submit-button').click();
   const complete = await waitForEvent(page, 'service:complete');
+  await expectMainThreadBudget(page, 'liveness (head turning the wrong way)');
   const result = await verdictWithin(complete.detail.verificationId, tenant.keys.secret, 150_000);
   expect(result.status).toBe('completed');
   expect(result.verdict).not.toBe('approved');
@@ -251,6 +252,7 @@ test('cancel mid-challenge aborts the frame upload in flight and turns the camer
   expect((await events(page)).map((e) => e.detail.code)).toEqual(['user_cancelled']);
   expect(await page.evaluate(() => document.querySelector('service-widget')!.shadowRoot!.querySelector('video'))).toBeNull();
   expect(await widget(page).getAttribute('data-liveness-step')).toBeNull();
+  await expectMainThreadBudget(page, 'liveness (cancelled mid-challenge)');
 });
 
 test('camera denied at the liveness step: camera_denied, and "Try again" keeps the photos', async ({ page }) => {
