@@ -216,7 +216,10 @@ test("a reviewer's view: verifications and review only", async ({ page }) => {
 
 test('keyboard-only review with the shortcuts', async ({ page }) => {
   await page.goto(`${state().api}/dashboard`);
+  // The form renders after the module loads: a Tab pressed before it lands elsewhere.
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Email')).toBeFocused();
   await page.keyboard.type(t.reviewerEmail);
   await page.keyboard.press('Tab');
   await page.keyboard.type('e2e dashboard password');
