@@ -326,7 +326,16 @@ export function nameInTextScore(typed: string, text: string): number {
     if (!tokens.length) continue;
     let missing = false;
     const mean =
-      tokens.reduce((sum, t) => {
+      tokens.reduce((sum, t, i) => {
+        // A middle initial (Małgorzata D. Lindqvist) stands for a word of the text with its
+        // letter, as an initial does against the document's given names; never the first or the
+        // last word typed, where the surname is.
+        const middle = i > 0 && i < tokens.length - 1;
+        if (t.length === 1) {
+          const initialSim = middle && doc.some((d) => d.startsWith(t)) ? NAME_SCORES.abbreviated : 0;
+          if (initialSim < TEXT_TOKEN_MIN) missing = true;
+          return sum + initialSim;
+        }
         const sim = Math.max(...doc.map((d) => Math.max(tokenSimilarity(t, d), tokenSimilarity(foldTransliteration(t), d))));
         if (sim < TEXT_TOKEN_MIN) missing = true;
         return sum + (sim >= TEXT_TOKEN_MIN ? sim : 0);

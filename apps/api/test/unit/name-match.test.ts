@@ -229,6 +229,18 @@ describe('typedGivenNamesInText (a misread given-names label)', () => {
   });
 });
 
+describe('a middle initial in free text', () => {
+  const text = 'DRIVING LICENCE\n1. LINDQVIST\n2. MALGORZATA DAGNY\n3. 27.02.1964';
+  it('stands for a word of the text with its letter, in the middle of the typed name only', () => {
+    expect(nameInTextScore('Małgorzata D. Lindqvist', text)).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
+    // The surname typed as an initial proves nothing: review at most.
+    expect(nameInTextScore('Małgorzata Dagny L.', text)).toBeLessThan(POLICY.nameMatch.review);
+    expect(nameInTextScore('L. Małgorzata', text)).toBeLessThan(POLICY.nameMatch.review);
+    // An initial with no word of its letter in the text.
+    expect(nameInTextScore('Małgorzata X. Lindqvist', text)).toBeLessThan(POLICY.nameMatch.review);
+  });
+});
+
 describe('OCR readings repaired where they misread the typed name (Ł read T, Þ read P, dropped spaces)', () => {
   it('a printed word that is a typed word but for such letters is taken as typed, however the user typed them', () => {
     expect(repairOcrReading('Anna Łukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
