@@ -1,10 +1,10 @@
 import type Router from '@koa/router';
-import { VERIFICATION_ID_PATTERN } from '@service/contract';
 import type { AppDeps } from '../app-deps.js';
 import { requireApiKey } from '../auth/authenticate.js';
 import { verificationNotFound } from '../http/api-error.js';
 import { route } from '../http/route.js';
 import { redactVerification } from '../verifications/erasure.js';
+import { ownVerification } from '../verifications/own-verification.js';
 
 /**
  * POST /v1/verify/:id/redact, secret keys only (counted with the result reads): the verification's
@@ -14,14 +14,7 @@ export function registerRedact(router: Router, deps: AppDeps): void {
   route(router, 'POST /v1/verify/:id/redact', requireApiKey(deps, { tenantLimit: 'result', secretOnly: true }), async (ctx) => {
     const auth = ctx.state.auth!;
     const { id } = ctx.params as { id: string };
-    if (!VERIFICATION_ID_PATTERN.test(id)) throw verificationNotFound();
-    const v = await deps.db
-      .selectFrom('verifications')
-      .select(['id', 'tenant_id'])
-      .where('id', '=', id)
-      .where('tenant_id', '=', auth.tenantId)
-      .where('mode', '=', auth.mode)
-      .executeTakeFirst();
+    const v = await ownVerification(deps.db, auth, id).select(['id', 'tenant_id']).executeTakeFirst();
     if (!v) throw verificationNotFound();
     const redactedAt = await redactVerification(deps, v);
     ctx.status = 200;

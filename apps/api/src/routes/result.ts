@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import { VERIFICATION_ID_PATTERN } from '@service/contract';
 import type { AppDeps } from '../app-deps.js';
 import { requireApiKey } from '../auth/authenticate.js';
 import { verificationNotFound } from '../http/api-error.js';
+import { ownVerification } from '../verifications/own-verification.js';
 import { toResultRecord } from '../verifications/result-record.js';
 import { route } from '../http/route.js';
 
@@ -11,14 +11,7 @@ export function registerResult(router: Router, deps: AppDeps): void {
   route(router, 'GET /v1/verify/:id', requireApiKey(deps, { tenantLimit: 'result', secretOnly: true }), async (ctx) => {
     const auth = ctx.state.auth!;
     const { id } = ctx.params as { id: string };
-    if (!VERIFICATION_ID_PATTERN.test(id)) throw verificationNotFound();
-    const v = await deps.db
-      .selectFrom('verifications')
-      .selectAll()
-      .where('id', '=', id)
-      .where('tenant_id', '=', auth.tenantId)
-      .where('mode', '=', auth.mode)
-      .executeTakeFirst();
+    const v = await ownVerification(deps.db, auth, id).selectAll().executeTakeFirst();
     if (!v) throw verificationNotFound();
     ctx.body = toResultRecord(v);
   });

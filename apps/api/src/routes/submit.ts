@@ -16,6 +16,7 @@ import { ApiError, invalidBody, verificationNotFound } from '../http/api-error.j
 import { readJsonObject } from '../http/read-body.js';
 import { validateBody } from '../http/validate.js';
 import { QUEUES } from '../queue/job-queue.js';
+import { ownVerification } from '../verifications/own-verification.js';
 import { route, type ResponseBody } from '../http/route.js';
 
 /** The order submit checks the captures in (the interface's table order). */
@@ -34,13 +35,9 @@ export function registerSubmit(router: Router, deps: AppDeps): void {
     const input = validateBody(submitRequestSchema, await readJsonObject(ctx));
 
     const result = await deps.db.transaction().execute(async (trx) => {
-      const v = await trx
-        .selectFrom('verifications')
+      const v = await ownVerification(trx, auth, input.verificationId)
         .selectAll()
         .select(sql<boolean>`${deps.clock.now()} > intent_expires_at`.as('intent_expired'))
-        .where('id', '=', input.verificationId)
-        .where('tenant_id', '=', auth.tenantId)
-        .where('mode', '=', auth.mode)
         .forUpdate()
         .executeTakeFirst();
       if (!v) throw verificationNotFound();
