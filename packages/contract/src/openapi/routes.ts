@@ -73,6 +73,14 @@ export interface RouteSpec {
 }
 
 const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_credits', 'origin_not_allowed'];
+/** A secret-key route on one verification of the key's tenant and mode (read it, redact it). */
+const OWN_VERIFICATION_ERRORS: ErrorCode[] = [
+  ...AUTH_ERRORS,
+  'secret_key_required',
+  'verification_not_found',
+  'rate_limited',
+  'backend_unavailable',
+];
 const idParam = (name: string, description: string): RouteParam => ({ name, in: 'path', schema: z.string(), description });
 const vfParam = (name: string): RouteParam => ({
   name,
@@ -183,7 +191,7 @@ export const PUBLIC_ROUTES: RouteSpec[] = [
     rateLimited: true,
     params: [vfParam('id')],
     response: { status: 200, schema: resultRecordSchema, example: ex.resultRecord },
-    errors: [...AUTH_ERRORS, 'secret_key_required', 'verification_not_found', 'rate_limited', 'backend_unavailable'],
+    errors: OWN_VERIFICATION_ERRORS,
   },
   {
     method: 'post',
@@ -194,7 +202,7 @@ export const PUBLIC_ROUTES: RouteSpec[] = [
     rateLimited: true,
     params: [vfParam('id')],
     response: { status: 200, schema: redactResponseSchema, example: ex.redactResponse },
-    errors: [...AUTH_ERRORS, 'secret_key_required', 'verification_not_found', 'rate_limited', 'backend_unavailable'],
+    errors: OWN_VERIFICATION_ERRORS,
   },
   ...[
     ['/widget/service-widget.js', 'text/javascript'],
