@@ -69,6 +69,32 @@ async function watchBeacons(page: Page) {
     }, 50);
   });
 }
+/** The sample person, live mode, taken to the liveness step and its challenge started; when it started. */
+async function startChallenge(page: Page, head: HeadBehaviour): Promise<number> {
+  await sampleCamera(page, head);
+  await openWidget(page, {
+    'publishable-key': state().tenant.keys.publishable,
+    'full-name': SAMPLE_PERSON.fullName,
+    'active-liveness': true,
+  });
+  await toLiveness(page);
+  await watchBeacons(page);
+  await expect(part(page, 'start-button')).toBeEnabled({ timeout: 30_000 });
+  const started = Date.now();
+  await part(page, 'start-button').click();
+  return started;
+}
+
+/** Submits from the review step; the main-thread budget of `flow`; the verdict the secret key reads. */
+async function submitForVerdict(page: Page, flow: string) {
+  await part(page, 'submit-button').click();
+  const complete = await waitForEvent(page, 'service:complete');
+  await expectMainThreadBudget(page, flow);
+  const result = await verdictWithin(complete.detail.verificationId, state().tenant.keys.secret, 150_000);
+  expect(result.status).toBe('completed');
+  return result;
+}
+
 const beacons = (page: Page) =>
   page.evaluate(() => (window as unknown as { __beacons: { step: string; pose: string; reached: boolean }[] }).__beacons);
 
@@ -131,14 +157,7 @@ test('a still frontal photo completes the liveness step in live mode and is not 
 });
 
 test('a head that follows every prompt is approved in live mode through the real pipeline', async ({ page }) => {
-  const { tenant } = state();
-  await sampleCamera(page, 'follow');
-  await openWidget(page, { 'publishable-key': tenant.keys.publishable, 'full-name': SAMPLE_PERSON.fullName, 'active-liveness': true });
-  await toLiveness(page);
-  await watchBeacons(page);
-  await expect(part(page, 'start-button')).toBeEnabled({ timeout: 30_000 });
-  const started = Date.now();
-  await part(page, 'start-button').click();
+  const started = await startChallenge(page, 'follow');
   await expect(part(page, 'liveness-guide')).toHaveAttribute('data-reached', 'true', { timeout: 60_000 });
   await screenshot(page, 'L6-liveness-pose-reached');
   // While the face models run on every frame, the preview keeps moving.
@@ -152,32 +171,18 @@ test('a head that follows every prompt is approved in live mode through the real
   expect(seen.map((b) => b.step)).toEqual(['1', '2', '3', '4']);
   // The widget saw the poses: most bursts were taken once the pose was held, not at the 10 s timeout.
   expect(seen.filter((b) => b.reached).length).toBeGreaterThanOrEqual(3);
-  await part(page, 'submit-button').click();
-  const complete = await waitForEvent(page, 'service:complete');
-  await expectMainThreadBudget(page, 'liveness (following head, live mode)');
-  const result = await verdictWithin(complete.detail.verificationId, tenant.keys.secret, 150_000);
-  expect(result.status).toBe('completed');
+  const result = await submitForVerdict(page, 'liveness (following head, live mode)');
   expect(result.reasons).toEqual([]);
   expect(result.verdict).toBe('approved');
 });
 
 test('a head that turns the wrong way: no pose is reached on the device, and the server finds liveness_failed', async ({ page }) => {
-  const { tenant } = state();
-  await sampleCamera(page, 'wrong-way');
-  await openWidget(page, { 'publishable-key': tenant.keys.publishable, 'full-name': SAMPLE_PERSON.fullName, 'active-liveness': true });
-  await toLiveness(page);
-  await watchBeacons(page);
-  await expect(part(page, 'start-button')).toBeEnabled({ timeout: 30_000 });
-  await part(page, 'start-button').click();
+  await startChallenge(page, 'wrong-way');
   await expect(widget(page)).toHaveAttribute('data-step', 'review', { timeout: 150_000 });
   const seen = await beacons(page);
   expect(seen).toHaveLength(4);
   expect(seen.filter((b) => b.reached)).toEqual([]);
-  await part(page, 'submit-button').click();
-  const complete = await waitForEvent(page, 'service:complete');
-  await expectMainThreadBudget(page, 'liveness (head turning the wrong way)');
-  const result = await verdictWithin(complete.detail.verificationId, tenant.keys.secret, 150_000);
-  expect(result.status).toBe('completed');
+  const result = await submitForVerdict(page, 'liveness (head turning the wrong way)');
   expect(result.verdict).not.toBe('approved');
   expect(result.reasons).toContain('liveness_failed');
 });
