@@ -242,41 +242,43 @@ describe('a middle initial in free text', () => {
 });
 
 describe('OCR readings repaired where they misread the typed name (Ł read T, Þ read P, dropped spaces)', () => {
-  it('a printed word that is a typed word but for such letters is taken as typed, however the user typed them', () => {
-    expect(repairOcrReading('Anna Łukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
-    expect(repairOcrReading('Anna Lukaszewska', 'TUKASZEWSKA')).toBe('LUKASZEWSKA');
-    expect(repairOcrReading('Þóra Jónsdóttir', 'PORA')).toBe('THORA');
-    expect(repairOcrReading('Eva Thorsdottir', 'PORSDOTTIR')).toBe('THORSDOTTIR');
-    expect(repairOcrReading('Brünhilde Åberg', 'Briinhilde Aberg')).toBe('BRUNHILDE Aberg');
-    expect(repairOcrReading('Łucja Łada', 'TUCJA TADA')).toBe('LUCJA LADA');
+  it.each([
+    // A printed word that is a typed word but for such letters is taken as typed, however the user typed them.
+    ['Anna Łukaszewska', 'TUKASZEWSKA', 'LUKASZEWSKA'],
+    ['Anna Lukaszewska', 'TUKASZEWSKA', 'LUKASZEWSKA'],
+    ['Þóra Jónsdóttir', 'PORA', 'THORA'],
+    ['Eva Thorsdottir', 'PORSDOTTIR', 'THORSDOTTIR'],
+    ['Brünhilde Åberg', 'Briinhilde Aberg', 'BRUNHILDE Aberg'],
+    ['Łucja Łada', 'TUCJA TADA', 'LUCJA LADA'],
     // Words of one or two letters are left alone.
-    expect(repairOcrReading('Li Wang', 'TI WANG')).toBe('TI WANG');
-    expect(repairOcrReading('Þóra Jónsdóttir', 'Surname\nJónsdóttir\n2. Given names: PORA 1990')).toBe(
-      'Surname\nJónsdóttir\n2. Given names: THORA 1990',
-    );
+    ['Li Wang', 'TI WANG', 'TI WANG'],
+    // In place: lines, digits and labels stay as read.
+    ['Þóra Jónsdóttir', 'Surname\nJónsdóttir\n2. Given names: PORA 1990', 'Surname\nJónsdóttir\n2. Given names: THORA 1990'],
+    // Typed words run together by a dropped space are split again...
+    ['Eva José Thorsdottir', '2 EVAJOSE', '2 EVA JOSE'],
+    // ...only consecutive typed words, whole: another name run together stays one word.
+    ['Eva José Thorsdottir', 'JOSEEVA EVAJOS', 'JOSEEVA EVAJOS'],
+    // Anything else is left as read: another surname, another letter, a second difference.
+    ['Anna Łukaszewska', 'LUKASZEWSKI', 'LUKASZEWSKI'],
+    ['Anna Łukaszewska', 'KOWALSKA TUKASZEWSKO', 'KOWALSKA TUKASZEWSKO'],
+    // The stand-in is accepted anywhere in the word (the price: a surname that differs from the
+    // typed one only by T for L would pass; none was found among the evaluation names).
+    ['Anna Kowalska', 'KOWATSKA', 'KOWALSKA'],
+    ['Anna Kowalska', 'KOWASKA', 'KOWASKA'],
+    ['Anna Kowalska', 'POWALSKA', 'POWALSKA'],
+  ])('typed %s, read %j: %j', (typed, read, expected) => {
+    expect(repairOcrReading(typed, read)).toBe(expected);
+  });
+  it('the repaired reading scores as the typed name; another surname still does not', () => {
     expect(nameMatchScore('Anna Łukaszewska', { surname: repairOcrReading('Anna Łukaszewska', 'TUKASZEWSKA'), givenNames: 'ANNA' })).toBe(
       1,
     );
-  });
-  it('typed words run together by a dropped space are split again', () => {
-    expect(repairOcrReading('Eva José Thorsdottir', '2 EVAJOSE')).toBe('2 EVA JOSE');
     expect(
       nameMatchScore('Eva José Thorsdottir', {
         surname: repairOcrReading('Eva José Thorsdottir', 'PORSDOTTIR'),
         givenNames: repairOcrReading('Eva José Thorsdottir', 'EVAJOSE'),
       }),
     ).toBe(1);
-    // Only consecutive typed words, whole: another name run together stays one word.
-    expect(repairOcrReading('Eva José Thorsdottir', 'JOSEEVA EVAJOS')).toBe('JOSEEVA EVAJOS');
-  });
-  it('anything else is left as read: another surname, another letter, a second difference', () => {
-    expect(repairOcrReading('Anna Łukaszewska', 'LUKASZEWSKI')).toBe('LUKASZEWSKI');
-    expect(repairOcrReading('Anna Łukaszewska', 'KOWALSKA TUKASZEWSKO')).toBe('KOWALSKA TUKASZEWSKO');
-    // The stand-in is accepted anywhere in the word (the price: a surname that differs from the
-    // typed one only by T for L would pass; none was found among the evaluation names).
-    expect(repairOcrReading('Anna Kowalska', 'KOWATSKA')).toBe('KOWALSKA');
-    expect(repairOcrReading('Anna Kowalska', 'KOWASKA')).toBe('KOWASKA');
-    expect(repairOcrReading('Anna Kowalska', 'POWALSKA')).toBe('POWALSKA');
     expect(nameMatchScore('Anna Kowalska', { surname: repairOcrReading('Anna Kowalska', 'NOWAK'), givenNames: 'ANNA' })).toBeLessThan(
       POLICY.nameMatch.review,
     );
