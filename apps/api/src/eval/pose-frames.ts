@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { FaceAnalyzer } from '../pipeline/faces.js';
 import { renderHeadPose, type RgbImage } from './head-pose.js';
+import { face, type PassportHolder } from './synthetic-documents.js';
 
 /**
  * Camera frames of one person for the active-liveness suites: the frontal face and the head
@@ -29,14 +30,17 @@ export const POSE_RENDER: Record<Exclude<PoseName, 'front'>, { yawDeg: number; p
 };
 
 /** The invented identity printed on the sample person's specimen passport (UTO: ICAO's specimen state). */
-export const SAMPLE_PERSON = {
+export const SAMPLE_PERSON: PassportHolder & { expiry: string } = {
   surname: 'ORTEGA LINDQVIST',
   givenNames: 'MARTA',
-  number: 'X4829107',
+  mrzSurname: 'ORTEGA LINDQVIST',
+  mrzGiven: 'MARTA',
   state: 'UTO',
+  number: 'X4829107',
   birth: '520914',
   expiry: '340301',
-} as const;
+  portrait: face('grace_hopper.jpg'),
+};
 
 const WIDTH = 1280;
 const HEIGHT = 720;

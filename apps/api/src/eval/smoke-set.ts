@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import { composeTd3 } from '../pipeline/mrz-compose.js';
-import { face, passportPage } from './synthetic-documents.js';
+import { face, specimenPassport, type PassportHolder } from './synthetic-documents.js';
 
 /**
  * The smoke set (the evaluation set before issue 9; the evaluation set proper is eval-set.ts): clean,
@@ -30,15 +29,7 @@ export interface SmokeCase {
   expected: ('approved' | 'review' | 'rejected')[];
 }
 
-interface Identity {
-  surname: string;
-  givenNames: string;
-  mrzSurname: string;
-  mrzGiven: string;
-  state: string;
-  number: string;
-  birth: string;
-  portrait: string;
+interface Identity extends PassportHolder {
   typed: string[];
 }
 
@@ -66,30 +57,6 @@ const PEOPLE: Identity[] = [
     typed: ['Brünhilde Joséphine Müller', 'BRUNHILDE JOSEPHINE MULLER', 'Müller Brünhilde Joséphine', 'Brünhilde Müller'],
   },
 ];
-
-async function documentOf(p: Identity, expiry = '310514'): Promise<Buffer> {
-  const mrz = composeTd3({
-    issuingState: p.state,
-    surname: p.mrzSurname,
-    givenNames: p.mrzGiven,
-    documentNumber: p.number,
-    nationality: p.state,
-    birthDate: p.birth,
-    sex: 'F',
-    expiryDate: expiry,
-  });
-  const iso = (d: string) => `${d.slice(4)} ${d.slice(2, 4)} ${Number(d.slice(0, 2)) > 40 ? '19' : '20'}${d.slice(0, 2)}`;
-  return passportPage({
-    surname: p.surname,
-    givenNames: p.givenNames,
-    documentNumber: p.number,
-    nationality: p.state,
-    dateOfBirth: iso(p.birth),
-    expiryDate: iso(expiry),
-    mrz,
-    portrait: p.portrait,
-  });
-}
 
 /** A selfie from the person's one photograph: cropped, re-lit and recompressed differently per variant. */
 async function selfieOf(p: Identity, variant: number): Promise<Buffer> {
@@ -137,7 +104,7 @@ export async function buildSmokeSet(): Promise<SmokeCase[]> {
   const cases: SmokeCase[] = [];
   for (const [pi, p] of PEOPLE.entries()) {
     const other = PEOPLE[1 - pi]!;
-    const doc = await documentOf(p);
+    const doc = await specimenPassport(p);
     const id = (cls: string, n: number) => `${cls}-${pi + 1}-${n}`;
     for (let v = 0; v < 2; v++)
       cases.push({
@@ -194,7 +161,7 @@ export async function buildSmokeSet(): Promise<SmokeCase[]> {
       id: id('expired', 0),
       cls: 'expired',
       typedName: p.typed[0]!,
-      docFront: await documentOf(p, '240301'),
+      docFront: await specimenPassport(p, '240301'),
       selfie: await selfieOf(p, 1),
       expected: ['rejected'],
     });

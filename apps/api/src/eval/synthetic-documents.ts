@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { composeTd3 } from '../pipeline/mrz-compose.js';
 import { mrzLineSvg } from './mrz-svg.js';
 
 /** Public-domain and CC0 face photographs, with their provenance (fixtures/faces/PROVENANCE.md). */
@@ -54,4 +55,41 @@ export async function passportPage(p: PassportPage): Promise<Buffer> {
     .composite([{ input: portrait, left: 40, top: 100 }])
     .jpeg({ quality: 90 })
     .toBuffer();
+}
+
+/** Who a specimen passport is issued to: printed names, their MRZ forms, YYMMDD birth date. */
+export interface PassportHolder {
+  surname: string;
+  givenNames: string;
+  mrzSurname: string;
+  mrzGiven: string;
+  state: string;
+  number: string;
+  birth: string;
+  portrait: string;
+}
+
+/** A TD3 passport data page for `p`, its MRZ composed with check digits, expiring on `expiry` (YYMMDD). */
+export async function specimenPassport(p: PassportHolder, expiry = '310514'): Promise<Buffer> {
+  const mrz = composeTd3({
+    issuingState: p.state,
+    surname: p.mrzSurname,
+    givenNames: p.mrzGiven,
+    documentNumber: p.number,
+    nationality: p.state,
+    birthDate: p.birth,
+    sex: 'F',
+    expiryDate: expiry,
+  });
+  const printed = (d: string) => `${d.slice(4)} ${d.slice(2, 4)} ${Number(d.slice(0, 2)) > 40 ? '19' : '20'}${d.slice(0, 2)}`;
+  return passportPage({
+    surname: p.surname,
+    givenNames: p.givenNames,
+    documentNumber: p.number,
+    nationality: p.state,
+    dateOfBirth: printed(p.birth),
+    expiryDate: printed(expiry),
+    mrz,
+    portrait: p.portrait,
+  });
 }

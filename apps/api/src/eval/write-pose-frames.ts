@@ -9,41 +9,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FaceAnalyzer } from '../pipeline/faces.js';
-import { composeTd3 } from '../pipeline/mrz-compose.js';
 import { renderPoseFrames, SAMPLE_PERSON } from './pose-frames.js';
-import { face, passportPage } from './synthetic-documents.js';
+import { specimenPassport } from './synthetic-documents.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const outDir = path.resolve(process.argv[2] ?? path.join(root, 'packages', 'testing', 'frames'));
 
 async function main(): Promise<void> {
   const faces = await FaceAnalyzer.start();
-  const portrait = fs.readFileSync(face('grace_hopper.jpg'));
+  const portrait = fs.readFileSync(SAMPLE_PERSON.portrait);
   const frames = await renderPoseFrames(portrait, faces);
   fs.mkdirSync(outDir, { recursive: true });
   for (const [name, bytes] of Object.entries(frames)) fs.writeFileSync(path.join(outDir, `${name}.jpg`), bytes);
-  const p = SAMPLE_PERSON;
-  const mrz = composeTd3({
-    issuingState: p.state,
-    surname: p.surname,
-    givenNames: p.givenNames,
-    documentNumber: p.number,
-    nationality: p.state,
-    birthDate: p.birth,
-    sex: 'F',
-    expiryDate: p.expiry,
-  });
-  const date = (d: string) => `${d.slice(4)} ${d.slice(2, 4)} ${Number(d.slice(0, 2)) > 40 ? '19' : '20'}${d.slice(0, 2)}`;
-  const page = await passportPage({
-    surname: p.surname,
-    givenNames: p.givenNames,
-    documentNumber: p.number,
-    nationality: p.state,
-    dateOfBirth: date(p.birth),
-    expiryDate: date(p.expiry),
-    mrz,
-    portrait: face('grace_hopper.jpg'),
-  });
+  const page = await specimenPassport(SAMPLE_PERSON, SAMPLE_PERSON.expiry);
   fs.writeFileSync(path.join(outDir, 'document.jpg'), page);
   console.log(`wrote ${Object.keys(frames).length + 1} files to ${outDir}`);
 }
