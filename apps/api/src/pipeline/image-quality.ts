@@ -33,11 +33,20 @@ export interface ImageQuality {
   highlights: number;
   /** The 5th percentile of grey: print and shadows stay dark unless the whole picture is washed out. */
   shadows: number;
+  /** The 0.5th percentile of grey: the darkest print (a card covers a part of the photo, print a part of the card). */
+  lows: number;
   /**
    * Share of the picture in burnt-out patches (8 x 8 blocks with a mean of 248 or more) that lie
    * inside the picture: patches joined to its edge are background (a white desk), not a reflection.
    */
   clipped: number;
+  /**
+   * Of the bright surface inside the picture (8 x 8 blocks with a mean of 200 or more, background
+   * joined to the edge left out), the share that is burnt out. A reflection burns out a spot of a
+   * paper that stays below white around it (dev: 0.16-0.51); an over-exposed pale card burns out
+   * nearly all of its paper between legible print (dev: 0.76-0.80), which hides nothing.
+   */
+  clippedOfBright: number;
   /** Oriented size as taken. */
   width: number;
   height: number;
@@ -52,6 +61,13 @@ export interface QualityThresholds {
   maxShadows: number;
   /** Share of burnt-out patches above: glare. */
   maxClipped: number;
+  /**
+   * ...unless at least this share of the bright surface is burnt out while the print stays dark
+   * (`lows` at most `darkPrint`): over-exposed paper, not a reflection. A veil that greys the print
+   * too (a laminate reflecting a window) is still glare.
+   */
+  overExposedPaper: number;
+  darkPrint: number;
   /** Short side below: too few pixels to judge. */
   minShortSide: number;
 }
@@ -68,8 +84,8 @@ export interface QualityThresholds {
  * over 1.2% of the photo even when the document fills half of it, a small spot stays under 0.3%.
  */
 export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
-  document: { minSharpness: 80, minHighlights: 80, maxShadows: 200, maxClipped: 0.012, minShortSide: 480 },
-  selfie: { minSharpness: 50, minHighlights: 60, maxShadows: 200, maxClipped: 0.25, minShortSide: 400 },
+  document: { minSharpness: 80, minHighlights: 80, maxShadows: 200, maxClipped: 0.012, overExposedPaper: 0.65, darkPrint: 80, minShortSide: 480 },
+  selfie: { minSharpness: 50, minHighlights: 60, maxShadows: 200, maxClipped: 0.25, overExposedPaper: 1.01, darkPrint: 0, minShortSide: 400 },
 };
 
 /** Measures one image (decoded pixels, or bytes decoded under the pipeline's policy) for its kind. */
@@ -98,37 +114,42 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
+  const lows = percentile(0.005);
   const contrast = Math.max(16, highlights - percentile(0.02));
   return {
     sharpness: laplacianVariance(small.data, small.info.width, small.info.height) / (contrast / 128) ** 2,
     brightness: sum / data.length,
     highlights,
     shadows,
-    clipped: burntOutShare(data, info.width, info.height),
+    lows,
+    ...burntOut(data, info.width, info.height),
     width: img.width,
     height: img.height,
   };
 }
 
 /**
- * Share of the picture in burnt-out patches: 8 x 8 blocks whose mean is 248 or more, not joined
+ * Burn-out: the share of the picture in burnt-out patches (8 x 8 blocks whose mean is 248 or more, not joined
  * (through other burnt-out blocks) to the picture's edge. Blocks, not pixels: JPEG ringing beside
  * dark print on light paper leaves single pixels at 250+, a reflection burns out whole patches.
- * Joined to the edge is over-exposed background around the document, which hides nothing.
+ * Joined to the edge is over-exposed background around the document, which hides nothing. Also the share of
+ * the bright surface (blocks of 200 or more) inside the picture that is burnt out (`clippedOfBright`).
  */
 /** How many blocks around a burnt-out block must be burnt out too for it to count (a solid patch). */
 const ERODE = 1;
-function burntOutShare(grey: Buffer, w: number, h: number): number {
+function burntOut(grey: Buffer, w: number, h: number): { clipped: number; clippedOfBright: number } {
   const B = 8;
   const cols = Math.floor(w / B);
   const rows = Math.floor(h / B);
-  if (!cols || !rows) return 0;
+  if (!cols || !rows) return { clipped: 0, clippedOfBright: 0 };
   const burnt = new Uint8Array(cols * rows);
+  const bright = new Uint8Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       let s = 0;
       for (let y = r * B; y < r * B + B; y++) for (let x = c * B; x < c * B + B; x++) s += grey[y * w + x]!;
       if (s / (B * B) >= 248) burnt[r * cols + c] = 1;
+      if (s / (B * B) >= 200) bright[r * cols + c] = 1;
     }
   }
   // Flood from the edge: every burnt block reached is background (marked 2).
@@ -159,8 +180,16 @@ function burntOutShare(grey: Buffer, w: number, h: number): number {
     return true;
   };
   let inside = 0;
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) if (burnt[r * cols + c] === 1 && solid(r, c)) inside++;
-  return inside / (cols * rows);
+  let burntInside = 0;
+  let brightInside = 0;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      const i = r * cols + c;
+      if (burnt[i] === 1 && solid(r, c)) inside++;
+      if (burnt[i] === 1) burntInside++;
+      if (bright[i] && burnt[i] !== 2) brightInside++;
+    }
+  return { clipped: inside / (cols * rows), clippedOfBright: brightInside ? burntInside / brightInside : 0 };
 }
 
 /**
@@ -174,16 +203,17 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
   const ramp = (value: number, bad: number, good: number) => Math.max(0, Math.min(1, (value - bad) / (good - bad)));
   const shortSide = Math.min(q.width, q.height);
   const washedOut = q.shadows > t.maxShadows;
+  const overExposedPaper = q.clippedOfBright >= t.overExposedPaper && q.lows <= t.darkPrint;
   const aspects = {
     blurry_image: ramp(q.sharpness, t.minSharpness, t.minSharpness * 2),
     image_too_dark: ramp(q.highlights, t.minHighlights, t.minHighlights + 40),
-    glare: washedOut ? 0 : ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2),
+    glare: washedOut ? 0 : overExposedPaper ? 1 : ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2),
     low_resolution: ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
   };
   const problems: QualityProblem[] = [];
   if (shortSide < t.minShortSide) problems.push('low_resolution');
   if (q.highlights < t.minHighlights) problems.push('image_too_dark');
-  if (washedOut || q.clipped > t.maxClipped) problems.push('glare');
+  if (washedOut || (q.clipped > t.maxClipped && !overExposedPaper)) problems.push('glare');
   // A dark, washed-out or tiny image also measures soft: blur is reported only when nothing else explains it.
   if (q.sharpness < t.minSharpness && problems.length === 0) problems.push('blurry_image');
   const score = Math.min(...Object.values(aspects));

@@ -192,6 +192,16 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
  * fields (a 0 in a name is an O, an O in a date a 0), kept only when every check digit holds.
  */
 function checkedParse(lines: readonly string[]): ReturnType<typeof parse> | null {
+  const result = checkedParseAsRead(lines);
+  if (result || !FRENCH_ID_LOOKALIKE.test(lines[0] ?? '') || lines[0]!.length !== 36) return result;
+  // The `mrz` package reads every 2 x 36 zone starting `IDFRA` as the old French identity card
+  // (another layout), so a French ID-2 card (TD2) never parses. The issuing state is covered by no
+  // check digit of TD2: read it with a neutral state, as TD2; every check digit still has to hold.
+  return checkedParseAsRead([lines[0]!.slice(0, 2) + 'UTO' + lines[0]!.slice(5), ...lines.slice(1)]);
+}
+const FRENCH_ID_LOOKALIKE = /^I.FRA/;
+
+function checkedParseAsRead(lines: readonly string[]): ReturnType<typeof parse> | null {
   let result;
   try {
     result = parse(lines, { autocorrect: true });

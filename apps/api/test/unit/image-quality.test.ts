@@ -99,6 +99,24 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(reflected, 'document').problems).toEqual(['glare']);
   });
 
+  it('a pale card over-exposed (its paper burnt out between dark print) is not glare; a greyed veil is', async () => {
+    const card = await textCard();
+    // Cream paper at 10% over the exposure, on a blue desk: the paper clips, the print stays black.
+    const overExposed = await sharp(card)
+      .resize(800)
+      .linear([1.12, 1.1, 1.02], [4, 4, 0])
+      .extend({ top: 250, bottom: 250, left: 240, right: 240, background: '#5060b0' })
+      .jpeg()
+      .toBuffer();
+    const q = await measureQuality(overExposed);
+    expect(q.clipped).toBeGreaterThan(0.012);
+    expect(q.clippedOfBright).toBeGreaterThan(0.65);
+    expect(judgeQuality(q, 'document').problems).toEqual([]);
+    // The same card under a veil that lifts the print to mid-grey hides it: glare.
+    const veiled = await measureQuality(await sharp(card).resize(800).linear(0.55, 120).jpeg().toBuffer());
+    expect(judgeQuality(veiled, 'document').problems).toEqual(['glare']);
+  });
+
   it('a well-lit VGA selfie (480 x 640 and 640 x 480) is fine; 320 x 240 is low_resolution', async () => {
     for (const [w, h] of [
       [480, 640],

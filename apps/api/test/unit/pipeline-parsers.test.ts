@@ -67,6 +67,21 @@ describe('parseMrz', () => {
     });
   });
 
+  it('reads a French ID-2 card (TD2 issued by FRA) as TD2, not as the old French identity card layout', () => {
+    const zone = ['IDFRAROSSI<<SOEREN<<<<<<<<<<<<<<<<<<', 'GE17969837FRA5808245F3011043<<<<<<<0'];
+    expect(parseMrz(zone, NOW)).toMatchObject({
+      format: 'TD2',
+      surname: 'ROSSI',
+      givenNames: 'SOEREN',
+      documentNumber: 'GE1796983',
+      dateOfBirth: '1958-08-24',
+      expiryDate: '2030-11-04',
+      nationality: 'FRA',
+    });
+    // Every check digit still has to hold.
+    expect(parseMrz([zone[0]!, zone[1]!.replace('3011043', '3011053')], NOW)).toBeNull();
+  });
+
   it('keeps a TD1 surname read with a leading digit both ways: the edge as a mark, or a look-alike', () => {
     const [l1, l2, l3] = composeTd1({ ...person, documentNumber: 'CAA000001' });
     // The card's edge read as "2" in front of the name line, one filler lost at its end.
