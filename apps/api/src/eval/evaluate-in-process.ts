@@ -1,5 +1,5 @@
 /**
- * `npm run eval:quick [-- --split dev|heldout] [--per-class N] [--class name]`: the evaluation
+ * `npm run eval:quick [-- --split dev|heldout] [--per-class N] [--class name[,name...]]`: the evaluation
  * set through the pipeline in this process, one case at a time (no database, no HTTP): the
  * per-class report of `bench:pipeline` without its latency figures, in a few minutes. For tuning
  * on the development split; the held-out split is for reporting, after the tuning is done.
@@ -15,11 +15,11 @@ const arg = (name: string) => {
 };
 const split = (arg('split') ?? 'dev') as Split;
 const perClass = Number(arg('per-class') ?? 4);
-const onlyClass = arg('class');
+const onlyClasses = arg('class')?.split(',');
 // The evaluation set's documents are dated against this day (the same as the subset test).
 const NOW = new Date('2026-11-23T12:00:00Z');
 
-const indexes = stratifiedIndexes(split, perClass).filter((i) => !onlyClass || caseClasses(split)[i] === onlyClass);
+const indexes = stratifiedIndexes(split, perClass).filter((i) => !onlyClasses || onlyClasses.includes(caseClasses(split)[i]!));
 const [{ cases }, pipeline] = await Promise.all([loadSplit(split, indexes), VisionPipeline.start({ ocrWorkers: 1, now: () => NOW })]);
 const results: CaseResult[] = [];
 try {

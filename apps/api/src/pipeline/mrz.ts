@@ -57,7 +57,7 @@ export function findMrzLines(text: string): string[] | null {
 }
 
 /**
- * Every fitting of the zone's lines worth a parse, most likely first. OCR miscounts long runs of
+ * Every fitting of the zone's lines worth a parse, most likely first (the lowest lines first). OCR miscounts long runs of
  * `<` fillers: a line one or two characters off its length is fitted both at its end (dropped
  * trailing fillers padded back, a stray mark after the last digit cut off) and in its longest
  * run of fillers (one filler too many or too few in the middle), and an overlong one also at its
@@ -69,13 +69,17 @@ export function findMrzCandidates(text: string): string[][] {
     .map(cleanMrzLine)
     .filter((l) => l.length >= 28 && (l.match(/</g)?.length ?? 0) >= 2);
   const found: string[][] = [];
-  for (const count of [3, 2]) {
-    if (candidates.length < count) continue;
-    const lines = tidyEnds(candidates.slice(-count));
-    for (const len of count === 2 ? [44, 36] : [30]) {
-      const perLine = lines.map((l) => fittings(l, len));
-      if (perLine.some((f) => f.length === 0)) continue;
-      for (const combo of combinations(perLine)) found.push(combo);
+  // The lowest lines first; then higher windows, since a band read with the desk or the document's
+  // edge below the zone can end in a long junk line of fillers and look-alikes.
+  for (let end = candidates.length; end >= 2; end--) {
+    for (const count of [3, 2]) {
+      if (end < count) continue;
+      const lines = tidyEnds(candidates.slice(end - count, end));
+      for (const len of count === 2 ? [44, 36] : [30]) {
+        const perLine = lines.map((l) => fittings(l, len));
+        if (perLine.some((f) => f.length === 0)) continue;
+        for (const combo of combinations(perLine)) found.push(combo);
+      }
     }
   }
   const seen = new Set<string>();

@@ -120,7 +120,9 @@ export async function findMrzBand(img: DecodedImage): Promise<{ left: number; to
     const group = [last];
     for (let j = i - 1; j >= 0 && group.length < 3; j--) {
       const l = long[j]!;
-      const height = last.bottom - last.top + 1;
+      // The taller of the two: a line at an angle to the others (perspective) or thinly inked
+      // counts fewer rows, and its own height would cut it from the zone.
+      const height = Math.max(last.bottom - last.top, l.bottom - l.top) + 1;
       const similar = Math.abs(l.maxX - l.minX - (last.maxX - last.minX)) <= 0.2 * (last.maxX - last.minX);
       if (!similar || group[group.length - 1]!.top - l.bottom > 2.5 * height) break;
       group.push(l);
@@ -131,8 +133,12 @@ export async function findMrzBand(img: DecodedImage): Promise<{ left: number; to
     const lineH = (bottom - top) / group.length;
     const left = Math.max(0, Math.min(...group.map((l) => l.minX)) - 0.03 * w);
     const right = Math.min(w, Math.max(...group.map((l) => l.maxX)) + 0.03 * w);
-    const t = Math.max(0, top - 0.8 * lineH);
-    const b = Math.min(h, bottom + 0.8 * lineH);
+    // Two lines may be two of a zone's three (TD1), its second line and the document's own edge (a
+    // light card on a dark desk draws a long line of "ink"), or the line above the zone and its
+    // first line (its second merged with the desk's grain into a longer one): one more pitch each way.
+    const more = group.length === 2 ? group[0]!.top - group[1]!.top : 0;
+    const t = Math.max(0, top - 0.8 * lineH - more);
+    const b = Math.min(h, bottom + 0.8 * lineH + more);
     return { left: left / w, top: t / h, width: (right - left) / w, height: (b - t) / h };
   }
   return null;

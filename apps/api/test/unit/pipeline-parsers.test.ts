@@ -105,6 +105,13 @@ describe('parseMrz', () => {
     expect(cleanMrzLine(' p<esp martinez ')).toBe('P<ESPMARTINEZ');
   });
 
+  it('finds the zone above a long junk line read from the desk or the edge below it', () => {
+    const [l1, l2] = composeTd3(person);
+    const text = `1 ${l1}\n1 ${l2}\n<<4<Y<VY<99YCIYTV<494M<V93<IMPMYYYTYY<52<<<<<L R414 1\n`;
+    const zone = findMrzCandidates(text).find((c) => parseMrz(c, NOW) !== null);
+    expect(zone).toEqual([l1, l2]);
+  });
+
   it('corrects look-alikes: a 5 for an S in the document number (its check digit decides), an O in a date, a 0 in a name', () => {
     const [l1, l2] = composeTd3({ ...person, documentNumber: 'SX7977772' });
     expect(parseMrz([l1, `5${l2.slice(1)}`], NOW)?.documentNumber).toBe('SX7977772');
