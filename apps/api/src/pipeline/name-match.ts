@@ -373,24 +373,31 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 
 /**
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
- * for it) is read T, Þ (typed TH) is read P, Ü (typed U) is read II. No check digit stands behind
- * printed text, so a read word that equals a typed word except where such a letter was read as its
- * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
+ * for it) is read T, Þ (typed TH) is read P, Ü (typed U) is read II, Ø (typed O) is read @, Ç
+ * (typed C) is read G. No check digit stands behind printed text, so a read word that equals a
+ * typed word except where such a letter was read as its stand-in is taken as the typed word.
+ * Nothing else changes: another surname differs elsewhere. A stand-in that is itself a letter of
+ * names (G) counts only when the typed name holds the letter it stands for (`only`), so GALLO is
+ * never read as a typed CALLO.
  */
-const MISREAD_AS: readonly { typed: string; read: string }[] = [
+const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'L', read: 'T' },
   { typed: 'TH', read: 'P' },
   { typed: 'U', read: 'II' },
+  { typed: 'O', read: '@' },
+  { typed: 'C', read: 'G', only: /ç/i },
 ];
 
 /** Whether `read` is `typed` (both normalised) with one or more letters read as their stand-ins. */
-function misreadOf(typed: string, read: string, i = 0, j = 0, misread = false): boolean {
+function misreadOf(typed: string, read: string, rules: typeof MISREAD_AS, i = 0, j = 0, misread = false): boolean {
   if (i === typed.length && j === read.length) return misread;
   if (i >= typed.length || j >= read.length) return false;
-  if (typed[i] === read[j] && misreadOf(typed, read, i + 1, j + 1, misread)) return true;
-  return MISREAD_AS.some(
+  if (typed[i] === read[j] && misreadOf(typed, read, rules, i + 1, j + 1, misread)) return true;
+  return rules.some(
     (m) =>
-      read.startsWith(m.read, j) && typed.startsWith(m.typed, i) && misreadOf(typed, read, i + m.typed.length, j + m.read.length, true),
+      read.startsWith(m.read, j) &&
+      typed.startsWith(m.typed, i) &&
+      misreadOf(typed, read, rules, i + m.typed.length, j + m.read.length, true),
   );
 }
 
@@ -408,9 +415,11 @@ export function repairOcrReading(typed: string, read: string): string {
   for (let i = 0; i < typedWords.length; i++) {
     for (let j = i + 2; j <= typedWords.length; j++) joined.set(typedWords.slice(i, j).join(''), typedWords.slice(i, j).join(' '));
   }
-  // Word by word in place: lines, digits and labels stay as read for the field parsers.
-  return read.replace(/\p{L}+/gu, (raw) => {
-    const word = normalizeName(raw);
-    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word)) ?? raw;
+  const rules = MISREAD_AS.filter((m) => !m.only || m.only.test(typed));
+  // Word by word in place: lines, digits and labels stay as read for the field parsers. A word
+  // may hold an @ (a misread Ø).
+  return read.replace(/[\p{L}@]+/gu, (raw) => {
+    const word = raw.split('@').map(normalizeName).join('@');
+    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word, rules)) ?? raw;
   });
 }

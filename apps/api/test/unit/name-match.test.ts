@@ -241,7 +241,7 @@ describe('a middle initial in free text', () => {
   });
 });
 
-describe('OCR readings repaired where they misread the typed name (Ł read T, Þ read P, dropped spaces)', () => {
+describe('OCR readings repaired where they misread the typed name (Ł read T, Þ read P, Ø read @, Ç read G, dropped spaces)', () => {
   it.each([
     // A printed word that is a typed word but for such letters is taken as typed, however the user typed them.
     ['Anna Łukaszewska', 'TUKASZEWSKA', 'LUKASZEWSKA'],
@@ -250,6 +250,11 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Eva Thorsdottir', 'PORSDOTTIR', 'THORSDOTTIR'],
     ['Brünhilde Åberg', 'Briinhilde Aberg', 'BRUNHILDE Aberg'],
     ['Łucja Łada', 'TUCJA TADA', 'LUCJA LADA'],
+    ['Conceição José Søndergaard', 'S@NDERGAARD\nCONCEIGAO JOSE', 'SONDERGAARD\nCONCEICAO JOSE'],
+    ['Ólöf Øydis de Souza', 'OLOF @YDIS', 'OLOF OYDIS'],
+    // G stands for Ç only when the typed name holds a Ç: GALLO is not a typed CALLO.
+    ['Maria Callo', 'GALLO', 'GALLO'],
+    ['Conceicao Silva', 'CONCEIGAO', 'CONCEIGAO'],
     // Words of one or two letters are left alone.
     ['Li Wang', 'TI WANG', 'TI WANG'],
     // In place: lines, digits and labels stay as read.
