@@ -163,7 +163,7 @@ export class FaceAnalyzer {
     return { ...face, box };
   }
 
-  /** Where the most confident face is (relative box), by the detector alone: the whole picture first, then thirds. */
+  /** Where the most confident face is (relative box), by the detector alone: the whole picture first, then thirds, then smaller tiles. */
   private async locate(img: DecodedImage): Promise<[number, number, number, number] | null> {
     const whole = await this.detectOnly(img, { left: 0, top: 0, width: 1, height: 1 });
     if (whole) return whole;
@@ -172,6 +172,24 @@ export class FaceAnalyzer {
     for (const ty of [0, 0.275, 0.55]) {
       for (const tx of [0, 0.275, 0.55]) {
         const found = await this.detectOnly(img, { left: tx, top: ty, width: 0.45, height: 0.45 }, true);
+        if (found && (!best || found.score > best.score)) best = found;
+      }
+    }
+    if (best) return best.box;
+    // Still nothing: a portrait of 3-5% of the photo's width, in a tall photo (whose tiles above are
+    // tall too) or half lost under a reflection, is found on smaller square tiles: a side of 0.4 of
+    // the short side, overlapping by 30% (12-18 tiles, about 0.5 s, paid only by a photo where
+    // nothing was found so far).
+    const W = img.pixelWidth;
+    const H = img.pixelHeight;
+    const side = 0.4 * Math.min(W, H);
+    const starts = (length: number) => {
+      const n = Math.max(1, Math.ceil((length - side) / (0.7 * side)) + 1);
+      return Array.from({ length: n }, (_, i) => (n === 1 ? 0 : (i * (length - side)) / (n - 1)));
+    };
+    for (const y of starts(H)) {
+      for (const x of starts(W)) {
+        const found = await this.detectOnly(img, { left: x / W, top: y / H, width: side / W, height: side / H }, true);
         if (found && (!best || found.score > best.score)) best = found;
       }
     }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/pipeline/decode.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
+import { buildCase } from '../../src/eval/eval-set.js';
 
 const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;
@@ -74,6 +75,17 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     const other = await faces.analyse(await sharp(path.join(fixtures, 'astronaut.png')).jpeg().toBuffer());
     expect(faces.similarity(doc!.embedding, selfie!.embedding)).toBeGreaterThan(0.6);
     expect(faces.similarity(doc!.embedding, other!.embedding)).toBeLessThan(0.45);
+  });
+
+  it.each([
+    [183, 'a grey portrait on a card in the corner of a tall 1080 x 1920 photo'],
+    [20, 'a portrait 4% of a 3024 x 4032 photo wide, a reflection on its face'],
+  ])('finds the portrait on the dev split case %i: %s', { timeout: 60_000 }, async (index) => {
+    const c = await buildCase('dev', index);
+    const doc = await faces.analyseDocument(await decodeImage(c.docFront));
+    expect(doc).not.toBeNull();
+    const selfie = await faces.analyse(c.selfie);
+    expect(faces.similarity(doc!.embedding, selfie!.embedding)).toBeGreaterThan(0.45);
   });
 
   it('finds no portrait on a document without one', async () => {
