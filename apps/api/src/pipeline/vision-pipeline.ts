@@ -84,12 +84,19 @@ export class VisionPipeline implements VerificationPipeline {
       return { docFace, selfieFace, liveness: liveness?.score ?? null };
     };
     const readDocument = async () => {
+      // A driving licence seldom has an MRZ: its printed text is read while the zone is looked
+      // for (on a second OCR worker), instead of after (the zone, when found, still wins).
+      const printedEarly = v.documentType === 'drivers_license' ? readPrinted() : null;
+      printedEarly?.catch(() => undefined);
       let mrz: MrzFields | null = null;
       for (const side of mrzSides(v.documentType, { docFront: front, docBack: back })) {
         mrz = await timed('mrz', () => this.readMrz(side));
         if (mrz) break;
       }
       if (mrz) return { mrz, text: { text: '', confidence: 1 } };
+      return { mrz, text: await (printedEarly ?? readPrinted()) };
+    };
+    const readPrinted = async (): Promise<{ text: string; confidence: number }> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const skew = await timed('ocr', () => estimateSkew(front));
@@ -113,13 +120,11 @@ export class VisionPipeline implements VerificationPipeline {
           ? this.nameMatch(v.submittedFullName, null, withGivenNamesFromText(v.submittedFullName, printedName(text), text), text)
           : 1;
       const inked = await read(true);
-      if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) {
-        return { mrz, text: inked };
-      }
+      if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) return inked;
       const grey = await read(false);
       const greyBetter =
         nameIn(grey.text) - nameIn(inked.text) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
-      return { mrz, text: greyBetter > 0 ? grey : inked };
+      return greyBetter > 0 ? grey : inked;
     };
     const [{ mrz, text }, { docFace, selfieFace, liveness }] = await Promise.all([readDocument(), facesAndLiveness()]);
 
