@@ -423,3 +423,19 @@ export function repairOcrReading(typed: string, read: string): string {
     return joined.get(word) ?? spellings.find((t) => misreadOf(t, word, rules)) ?? raw;
   });
 }
+
+/**
+ * Whether an MRZ's name is a misreading of the document's printed name: the zone's name field has
+ * no check digit, so a letter lost or read as another (`RID` for INGRID, `KAERYVAEINEN`,
+ * `PANGELO` for D'ANGELO) is not caught there. The two readings of one document agree but for at
+ * most 3 letters (and under a quarter of the name) once the printed one is transliterated as an MRZ
+ * writes it. Another person's document agrees with neither, so it never lifts a typed name that
+ * the document does not bear.
+ */
+export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean {
+  const zone = foldTransliteration(icaoTransliteration(`${mrz.givenNames} ${mrz.surname}`).replace(/ /g, ''));
+  const print = foldTransliteration(icaoTransliteration(`${printed.givenNames} ${printed.surname}`).replace(/ /g, ''));
+  if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
+  const max = Math.min(3, Math.floor(print.length / 4));
+  return editDistance(zone, print, max) <= max;
+}

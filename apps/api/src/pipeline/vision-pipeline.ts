@@ -4,7 +4,7 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { nameInTextScore, nameMatchScore, repairOcrReading, typedGivenNamesInText } from './name-match.js';
+import { mrzMisreadOf, nameInTextScore, nameMatchScore, repairOcrReading, typedGivenNamesInText } from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import {
   NO_FIELDS,
@@ -145,7 +145,15 @@ export class VisionPipeline implements VerificationPipeline {
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
         };
-    const nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
+    let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
+    // The MRZ's name field has no check digit: when it does not bear the typed name out, the
+    // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
+    // the printed name is the document's name (never above 0.95: the two readings differ).
+    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
+      const printedText = await readPrinted();
+      const printedRead = withGivenNamesFromText(typed, printedName(printedText.text), printedText.text);
+      if (printedRead && mrzMisreadOf(mrz, printedRead)) nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
+    }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
     const fieldsFound = Object.values(fields).filter(Boolean).length + (nameFound ? 1 : 0);

@@ -10,6 +10,7 @@ import {
   normalizeName,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
+import { mrzMisreadOf } from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';
@@ -287,5 +288,23 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     expect(nameMatchScore('Anna Kowalska', { surname: repairOcrReading('Anna Kowalska', 'NOWAK'), givenNames: 'ANNA' })).toBeLessThan(
       POLICY.nameMatch.review,
     );
+  });
+});
+
+describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name)', () => {
+  it.each([
+    // The zone's name a few letters off the printed one: a misreading of the same document.
+    [{ surname: 'DUPONT', givenNames: 'RID' }, { surname: 'Dupont', givenNames: 'Ingrid' }, true],
+    [{ surname: 'KAERYVAEINEN', givenNames: 'THORA CONCEICAO' }, { surname: 'Kärkkäinen', givenNames: 'Þóra Conceição' }, true],
+    [{ surname: 'PANGELO', givenNames: 'LINH AICHA OONA' }, { surname: "D'Angelo", givenNames: 'Linh Aïcha Oona' }, true],
+    [{ surname: 'OEDEGAARD', givenNames: 'INGRID SOFIE' }, { surname: 'Ødegård', givenNames: 'Ingrid Sofie' }, true],
+    // Another name altogether: never.
+    [{ surname: 'ODEGARD', givenNames: 'INGRID SOFIE' }, { surname: 'Haddad', givenNames: 'Ingrid Sofie' }, false],
+    [{ surname: 'MARCHAND', givenNames: 'CHLOE ANAIS' }, { surname: 'Haddad', givenNames: 'Chloé Anaïs' }, false],
+    // A short name allows fewer differences (under a quarter of it): two here, not three.
+    [{ surname: 'WANG', givenNames: 'LI' }, { surname: 'Wong', givenNames: 'Lu' }, false],
+    [{ surname: 'LUNDQVIST', givenNames: 'EVA' }, { surname: 'Lindberg', givenNames: 'Eva' }, false],
+  ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
+    expect(mrzMisreadOf(mrz, printed)).toBe(expected);
   });
 });
