@@ -152,7 +152,8 @@ export class VisionPipeline implements VerificationPipeline {
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
       const printedText = await readPrinted();
       const printedRead = withGivenNamesFromText(typed, printedName(printedText.text), printedText.text);
-      if (printedRead && mrzMisreadOf(mrz, printedRead)) nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
+      if (printedRead && mrzMisreadOf(mrz, printedRead))
+        nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
     }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;

@@ -21,7 +21,9 @@ describe('findMrzBand on cards lying on a desk', () => {
     const ocr = await OcrEngine.start({ textWorkers: 0 });
     try {
       const text = await ocr.readMrzRegion(level, band!);
-      const zone = findMrzCandidates(text).map((l) => parseMrz(l, new Date('2026-11-23'))).find(Boolean);
+      const zone = findMrzCandidates(text)
+        .map((l) => parseMrz(l, new Date('2026-11-23')))
+        .find(Boolean);
       expect(zone?.format).toBe('TD2');
     } finally {
       await ocr.stop();
