@@ -86,8 +86,24 @@ export interface QualityThresholds {
  * bright surface (0.76-0.80, reflections 0.16-0.51): not glare above 0.65.
  */
 export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
-  document: { minSharpness: 80, minHighlights: 80, maxShadows: 200, maxClipped: 0.008, overExposedPaper: 0.65, darkPrint: 80, minShortSide: 480 },
-  selfie: { minSharpness: 50, minHighlights: 60, maxShadows: 200, maxClipped: 0.25, overExposedPaper: 1.01, darkPrint: 0, minShortSide: 400 },
+  document: {
+    minSharpness: 80,
+    minHighlights: 80,
+    maxShadows: 200,
+    maxClipped: 0.008,
+    overExposedPaper: 0.65,
+    darkPrint: 80,
+    minShortSide: 480,
+  },
+  selfie: {
+    minSharpness: 50,
+    minHighlights: 60,
+    maxShadows: 200,
+    maxClipped: 0.25,
+    overExposedPaper: 1.01,
+    darkPrint: 0,
+    minShortSide: 400,
+  },
 };
 
 /** Measures one image (decoded pixels, or bytes decoded under the pipeline's policy) for its kind. */
