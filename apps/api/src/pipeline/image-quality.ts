@@ -33,20 +33,17 @@ export interface ImageQuality {
   highlights: number;
   /** The 5th percentile of grey: print and shadows stay dark unless the whole picture is washed out. */
   shadows: number;
-  /** The 0.5th percentile of grey: the darkest print (a card covers a part of the photo, print a part of the card). */
-  lows: number;
+  /** The 0.1th percentile of grey: the darkest print (a small card in a large frame holds little of it), dark unless washed out. */
+  darkest: number;
   /**
-   * Share of the picture in burnt-out patches (8 x 8 blocks with a mean of 248 or more) that lie
-   * inside the picture: patches joined to its edge are background (a white desk), not a reflection.
+   * Share of the picture under reflections: burnt-out patches (8 x 8 blocks with a mean of 248 or
+   * more, joined into a patch of at least 0.4% of the picture) that lie inside the picture and hide what is under them.
+   * Patches joined to the picture's edge are background (a white desk). A patch that keeps print
+   * inside it (more than 10% of the blocks within its outline not burnt out) is over-exposed paper
+   * between legible print, not a reflection: on the dev split reflections over the fields keep
+   * 0-6% inside, over-exposed pale cards 13-48%.
    */
   clipped: number;
-  /**
-   * Of the bright surface inside the picture (8 x 8 blocks with a mean of 200 or more, background
-   * joined to the edge left out), the share that is burnt out. A reflection burns out a spot of a
-   * paper that stays below white around it (dev: 0.16-0.51); an over-exposed pale card burns out
-   * nearly all of its paper between legible print (dev: 0.76-0.80), which hides nothing.
-   */
-  clippedOfBright: number;
   /** Oriented size as taken. */
   width: number;
   height: number;
@@ -57,17 +54,9 @@ export interface QualityThresholds {
   minSharpness: number;
   /** Highlights (98th percentile) below: too dark. */
   minHighlights: number;
-  /** Shadows (5th percentile) above: the whole picture is washed out (glare). */
-  maxShadows: number;
-  /** Share of burnt-out patches above: glare. */
+  /** Share under reflections above: glare. */
   maxClipped: number;
-  /**
-   * ...unless at least this share of the bright surface is burnt out while the print stays dark
-   * (`lows` at most `darkPrint`): over-exposed paper, not a reflection. A veil that greys the print
-   * too (a laminate reflecting a window) is still glare.
-   */
-  overExposedPaper: number;
-  darkPrint: number;
+
   /** Short side below: too few pixels to judge. */
   minShortSide: number;
 }
@@ -80,28 +69,23 @@ export interface QualityThresholds {
  * or a lit side (dev: genuine documents 167 or more, genuine selfies under a poor lamp 86 or more;
  * photos taken in the dark 41 or less). Sharpness (contrast-normalised, dev): genuine documents
  * 280 or more at 512 px, blurred ones 25 or less; genuine selfies 145 or more at 256 px, blurred
- * ones 10 or less. A reflection burns out a solid patch: over the printed fields 1.1-8% of the
- * photo (dev, 16 per class), while no genuine capture's small spot or bright paper goes over
- * 0.35%; the line is 0.8%. A pale card over-exposed burns out 7-11% between its print, most of its
- * bright surface (0.76-0.80, reflections 0.16-0.51): not glare above 0.65.
+ * ones 10 or less. A reflection over the printed fields covers 1.4-9% of the photo (dev, 14
+ * cases); among 180 genuine captures of dev, over-exposed paper left at most 1.04% in patches
+ * without print inside (a blank margin along a card's edge): the line is 1.2%. A picture is
+ * washed out (glare) when even its darkest print is pale, the 0.1th percentile over 100, and sharp
+ * (a small card on a white desk has a bright 5th percentile, but dark print).
  */
 export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
   document: {
     minSharpness: 80,
     minHighlights: 80,
-    maxShadows: 200,
-    maxClipped: 0.008,
-    overExposedPaper: 0.65,
-    darkPrint: 80,
+    maxClipped: 0.012,
     minShortSide: 480,
   },
   selfie: {
     minSharpness: 50,
     minHighlights: 60,
-    maxShadows: 200,
     maxClipped: 0.25,
-    overExposedPaper: 1.01,
-    darkPrint: 0,
     minShortSide: 400,
   },
 };
@@ -126,20 +110,20 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     return 255;
   };
   const highlights = percentile(0.98);
+  const darkest = percentile(0.001);
   const shadows = percentile(0.05);
   const small = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
     .resize({ width: Math.min(SHARPNESS_WIDTH[kind], info.width) })
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const lows = percentile(0.005);
   const contrast = Math.max(16, highlights - percentile(0.02));
   return {
     sharpness: laplacianVariance(small.data, small.info.width, small.info.height) / (contrast / 128) ** 2,
     brightness: sum / data.length,
     highlights,
     shadows,
-    lows,
+    darkest,
     ...burntOut(data, info.width, info.height),
     width: img.width,
     height: img.height,
@@ -147,68 +131,69 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
 }
 
 /**
- * Burn-out: the share of the picture in burnt-out patches (8 x 8 blocks whose mean is 248 or more, not joined
- * (through other burnt-out blocks) to the picture's edge. Blocks, not pixels: JPEG ringing beside
- * dark print on light paper leaves single pixels at 250+, a reflection burns out whole patches.
- * Joined to the edge is over-exposed background around the document, which hides nothing. Also the share of
- * the bright surface (blocks of 200 or more) inside the picture that is burnt out (`clippedOfBright`).
+ * The share of the picture under reflections (see `ImageQuality.clipped`). Blocks, not pixels:
+ * JPEG ringing beside dark print on light paper leaves single pixels at 250+, a reflection burns
+ * out whole patches.
  */
-/** How many blocks around a burnt-out block must be burnt out too for it to count (a solid patch). */
-const ERODE = 1;
-function burntOut(grey: Buffer, w: number, h: number): { clipped: number; clippedOfBright: number } {
+function burntOut(grey: Buffer, w: number, h: number): { clipped: number } {
   const B = 8;
   const cols = Math.floor(w / B);
   const rows = Math.floor(h / B);
-  if (!cols || !rows) return { clipped: 0, clippedOfBright: 0 };
+  if (!cols || !rows) return { clipped: 0 };
   const burnt = new Uint8Array(cols * rows);
-  const bright = new Uint8Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       let s = 0;
       for (let y = r * B; y < r * B + B; y++) for (let x = c * B; x < c * B + B; x++) s += grey[y * w + x]!;
       if (s / (B * B) >= 248) burnt[r * cols + c] = 1;
-      if (s / (B * B) >= 200) bright[r * cols + c] = 1;
     }
   }
-  // Flood from the edge: every burnt block reached is background (marked 2).
-  const stack: number[] = [];
-  for (let c = 0; c < cols; c++) stack.push(c, (rows - 1) * cols + c);
-  for (let r = 0; r < rows; r++) stack.push(r * cols, r * cols + cols - 1);
-  while (stack.length) {
-    const i = stack.pop()!;
-    if (burnt[i] !== 1) continue;
-    burnt[i] = 2;
-    const r = Math.floor(i / cols);
-    const c = i % cols;
-    if (r > 0) stack.push(i - cols);
-    if (r < rows - 1) stack.push(i + cols);
-    if (c > 0) stack.push(i - 1);
-    if (c < cols - 1) stack.push(i + 1);
-  }
-  // Solid patches only: a block counts when its neighbours within one block (8 px) are burnt
-  // out too. Bright paper at a high exposure burns out between the lines of print, which break
-  // it into strips; a reflection is solid and hides the print under it.
-  const solid = (r: number, c: number) => {
-    for (let dr = -ERODE; dr <= ERODE; dr++)
-      for (let dc = -ERODE; dc <= ERODE; dc++) {
-        const rr = r + dr;
-        const cc = c + dc;
-        if (rr < 0 || cc < 0 || rr >= rows || cc >= cols || burnt[rr * cols + cc] !== 1) return false;
+  const seen = new Uint8Array(cols * rows);
+  let hidden = 0;
+  for (let start = 0; start < burnt.length; start++) {
+    if (!burnt[start] || seen[start]) continue;
+    // One patch (4-connected), its outline per row, and whether it reaches the picture's edge.
+    const patch: number[] = [];
+    const stack = [start];
+    seen[start] = 1;
+    let edge = false;
+    while (stack.length) {
+      const i = stack.pop()!;
+      patch.push(i);
+      const r = Math.floor(i / cols);
+      const c = i % cols;
+      if (r === 0 || c === 0 || r === rows - 1 || c === cols - 1) edge = true;
+      for (const j of [r > 0 ? i - cols : -1, r < rows - 1 ? i + cols : -1, c > 0 ? i - 1 : -1, c < cols - 1 ? i + 1 : -1]) {
+        if (j >= 0 && burnt[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
       }
-    return true;
-  };
-  let inside = 0;
-  let burntInside = 0;
-  let brightInside = 0;
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) {
-      const i = r * cols + c;
-      if (burnt[i] === 1 && solid(r, c)) inside++;
-      if (burnt[i] === 1) burntInside++;
-      if (bright[i] && burnt[i] !== 2) brightInside++;
     }
-  return { clipped: inside / (cols * rows), clippedOfBright: brightInside ? burntInside / brightInside : 0 };
+    // A reflection that matters is one patch of some size; over-exposed paper breaks into many
+    // small ones between the lines of print.
+    if (edge || patch.length < MIN_PATCH * cols * rows) continue;
+    const span = new Map<number, [number, number]>();
+    for (const i of patch) {
+      const r = Math.floor(i / cols);
+      const c = i % cols;
+      const [lo, hi] = span.get(r) ?? [c, c];
+      span.set(r, [Math.min(lo, c), Math.max(hi, c)]);
+    }
+    let within = 0;
+    for (const [lo, hi] of span.values()) within += hi - lo + 1;
+    // Print left inside the outline: over-exposed paper, which hides nothing.
+    if ((within - patch.length) / within <= MAX_PRINT_INSIDE) hidden += patch.length;
+  }
+  return { clipped: hidden / (cols * rows) };
 }
+/** Share of a burnt-out patch's outline that may stay unburnt (print) for it to be a reflection. */
+const MAX_PRINT_INSIDE = 0.1;
+/** Smallest patch counted, as a share of the picture (half a glare line's worth). */
+const MIN_PATCH = 0.004;
+
+/** The darkest print (0.1th percentile) above: nothing dark left in the picture. */
+const WASHED_OUT_DARKEST = 100;
 
 /**
  * `image_quality` in [0, 1] and the problems found. Each aspect scores 1 when comfortably fine
@@ -220,18 +205,18 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
   const t = QUALITY_THRESHOLDS[kind];
   const ramp = (value: number, bad: number, good: number) => Math.max(0, Math.min(1, (value - bad) / (good - bad)));
   const shortSide = Math.min(q.width, q.height);
-  const washedOut = q.shadows > t.maxShadows;
-  const overExposedPaper = q.clippedOfBright >= t.overExposedPaper && q.lows <= t.darkPrint;
+  // Print that stays crisp but pale: a veil over the whole picture (blur greys print too, but softly).
+  const washedOut = q.darkest > WASHED_OUT_DARKEST && q.sharpness >= t.minSharpness;
   const aspects = {
     blurry_image: ramp(q.sharpness, t.minSharpness, t.minSharpness * 2),
     image_too_dark: ramp(q.highlights, t.minHighlights, t.minHighlights + 40),
-    glare: washedOut ? 0 : overExposedPaper ? 1 : ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2),
+    glare: washedOut ? 0 : ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2),
     low_resolution: ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
   };
   const problems: QualityProblem[] = [];
   if (shortSide < t.minShortSide) problems.push('low_resolution');
   if (q.highlights < t.minHighlights) problems.push('image_too_dark');
-  if (washedOut || (q.clipped > t.maxClipped && !overExposedPaper)) problems.push('glare');
+  if (washedOut || q.clipped > t.maxClipped) problems.push('glare');
   // A dark, washed-out or tiny image also measures soft: blur is reported only when nothing else explains it.
   if (q.sharpness < t.minSharpness && problems.length === 0) problems.push('blurry_image');
   const score = Math.min(...Object.values(aspects));

@@ -109,8 +109,8 @@ describe('image quality, judged per kind with its own reasons', () => {
       .jpeg()
       .toBuffer();
     const q = await measureQuality(overExposed);
-    expect(q.clipped).toBeGreaterThan(0.012);
-    expect(q.clippedOfBright).toBeGreaterThan(0.65);
+    // Its burnt-out paper keeps the print inside it: nothing is hidden.
+    expect(q.clipped).toBeLessThan(0.004);
     expect(judgeQuality(q, 'document').problems).toEqual([]);
     // The same card under a veil that lifts the print to mid-grey hides it: glare.
     const veiled = await measureQuality(await sharp(card).resize(800).linear(0.55, 120).jpeg().toBuffer());
