@@ -96,7 +96,10 @@ export class VisionPipeline implements VerificationPipeline {
       if (mrz) return { mrz, text: { text: '', confidence: 1 } };
       return { mrz, text: await (printedEarly ?? readPrinted()) };
     };
-    const readPrinted = async (): Promise<{ text: string; confidence: number }> => {
+    // Read at most once per run: a licence's early reading serves the MRZ-name check too.
+    let printedReading: Promise<{ text: string; confidence: number }> | null = null;
+    const readPrinted = () => (printedReading ??= readPrintedText());
+    const readPrintedText = async (): Promise<{ text: string; confidence: number }> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const skew = await timed('ocr', () => estimateSkew(front));
@@ -116,9 +119,7 @@ export class VisionPipeline implements VerificationPipeline {
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
       };
       const nameIn = (text: string) =>
-        v.submittedFullName
-          ? this.nameMatch(v.submittedFullName, null, withGivenNamesFromText(v.submittedFullName, printedName(text), text), text)
-          : 1;
+        v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, text), text) : 1;
       const inked = await read(true);
       if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) return inked;
       const grey = await read(false);
@@ -131,7 +132,7 @@ export class VisionPipeline implements VerificationPipeline {
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
     const printed = mrz ? null : printedFields(text.text);
     const typed = v.submittedFullName;
-    const printedNameRead = mrz ? null : withGivenNamesFromText(typed, printedName(text.text), text.text);
+    const printedNameRead = mrz ? null : printedNameIn(typed, text.text);
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -150,8 +151,7 @@ export class VisionPipeline implements VerificationPipeline {
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
     // the printed name is the document's name (never above 0.95: the two readings differ).
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
-      const printedText = await readPrinted();
-      const printedRead = withGivenNamesFromText(typed, printedName(printedText.text), printedText.text);
+      const printedRead = printedNameIn(typed, (await readPrinted()).text);
       if (printedRead && mrzMisreadOf(mrz, printedRead))
         nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
     }
@@ -237,6 +237,11 @@ function mrzSurname(typed: string | null, mrz: MrzFields): string {
   if (!typed || !mrz.surnameAlternatives) return mrz.surname;
   const score = (surname: string) => nameMatchScore(typed, { surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
   return [mrz.surname, ...mrz.surnameAlternatives].reduce((best, s) => (score(s) > score(best) ? s : best));
+}
+
+/** The name printed in a text by its labels, given names taken from the text where their label was misread. */
+function printedNameIn(typed: string | null, text: string): { surname: string; givenNames: string } | null {
+  return withGivenNamesFromText(typed, printedName(text), text);
 }
 
 /**
