@@ -31,8 +31,6 @@ export interface ImageQuality {
   brightness: number;
   /** The 98th percentile of grey (the paper's white, the lit side of a face): what darkness is judged on. */
   highlights: number;
-  /** The 5th percentile of grey: print and shadows stay dark unless the whole picture is washed out. */
-  shadows: number;
   /** The 0.1th percentile of grey: the darkest print (a small card in a large frame holds little of it), dark unless washed out. */
   darkest: number;
   /**
@@ -111,7 +109,6 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
   };
   const highlights = percentile(0.98);
   const darkest = percentile(0.001);
-  const shadows = percentile(0.05);
   const small = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
     .resize({ width: Math.min(SHARPNESS_WIDTH[kind], info.width) })
     .toColourspace('b-w')
@@ -122,7 +119,6 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     sharpness: laplacianVariance(small.data, small.info.width, small.info.height) / (contrast / 128) ** 2,
     brightness: sum / data.length,
     highlights,
-    shadows,
     darkest,
     ...burntOut(data, info.width, info.height),
     width: img.width,
