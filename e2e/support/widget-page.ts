@@ -71,14 +71,23 @@ export async function openWidget(page: Page, attrs: Record<string, string | true
     const open = XMLHttpRequest.prototype.open;
     XMLHttpRequest.prototype.open = function (this: any, method: string, url: string | URL, ...rest: any[]) {
       this.__url = String(url);
+      // The outcome is stamped by listeners added here, before the widget sets its own handlers
+      // (it opens first), so they run first: the stamp is taken before the widget starts waiting.
+      if (!this.__stamped) {
+        this.__stamped = true;
+        for (const type of ['load', 'error', 'timeout', 'abort'])
+          this.addEventListener(type, () => {
+            if (this.__entry && this.__entry.end === undefined) this.__entry.end = performance.now();
+          });
+      }
       return (open as any).call(this, method, url, ...rest);
     };
     XMLHttpRequest.prototype.send = function (this: any, body?: any) {
-      // `at`: the attempt is sent; `end`: its outcome reached the page. The back-off wait is the
-      // next attempt's `at` minus this one's `end`.
+      // `at`: the attempt is sent; `end`: its outcome (load, error, timeout, abort) reached the
+      // page. The back-off wait is the next attempt's `at` minus this one's `end`.
       const entry: { url: string; at: number; end?: number } = { url: this.__url, at: performance.now() };
+      this.__entry = entry;
       w.__uploads.push(entry);
-      this.addEventListener('loadend', () => (entry.end = performance.now()));
       return send.call(this, body);
     };
   });

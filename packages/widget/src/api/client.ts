@@ -11,9 +11,17 @@ export interface InitFields {
 
 /** Waits used between upload attempts; injectable so tests can observe them. Resolves early on abort. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+/** Waits at least `ms` on the page's clock: a timer that fires early (browsers may, by a few ms) waits out the rest. */
 const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
+    const until = performance.now() + ms;
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = () => {
+      const left = until - performance.now();
+      if (left <= 0) return resolve();
+      timer = setTimeout(tick, Math.ceil(left));
+    };
+    timer = setTimeout(tick, ms);
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
