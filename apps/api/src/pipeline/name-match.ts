@@ -439,3 +439,31 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
   const max = Math.min(3, Math.floor(print.length / 4));
   return editDistance(zone, print, max) <= max;
 }
+
+/**
+ * Whether a zone's surname is within a misreading of the typed name: some typed word, or two typed
+ * words joined, appears in it (anywhere: a lost `<<` may have run the given names into it) at most
+ * 3 letters off (under a quarter of the word), after ICAO transliteration and folding. The printed
+ * name can only redeem a zone it is a misreading of (`mrzMisreadOf`) for a typed name it bears
+ * out, so where this is false (another family name altogether) reading the printed text to check
+ * cannot change the verdict.
+ */
+export function zoneSurnameNearTyped(typed: string, mrz: DocumentName): boolean {
+  const fold = (s: string) => foldTransliteration(icaoTransliteration(s));
+  const zone = fold(mrz.surname).replace(/ /g, '');
+  const words = fold(typed).split(' ').filter(Boolean);
+  const typedForms = [...words, ...words.slice(1).map((w, i) => words[i]! + w)];
+  return typedForms.some((t) => substringDistance(t, zone) <= Math.min(3, Math.floor(t.length / 4)));
+}
+
+/** The fewest edits that turn `needle` into some substring of `hay` (Sellers' approximate matching). */
+function substringDistance(needle: string, hay: string): number {
+  let prev = new Array<number>(hay.length + 1).fill(0);
+  for (let i = 1; i <= needle.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= hay.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (needle[i - 1] === hay[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return Math.min(...prev);
+}

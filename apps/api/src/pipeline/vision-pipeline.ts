@@ -4,7 +4,14 @@ import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
-import { mrzMisreadOf, nameInTextScore, nameMatchScore, repairOcrReading, typedGivenNamesInText } from './name-match.js';
+import {
+  mrzMisreadOf,
+  nameInTextScore,
+  nameMatchScore,
+  repairOcrReading,
+  typedGivenNamesInText,
+  zoneSurnameNearTyped,
+} from './name-match.js';
 import { OcrEngine } from './ocr.js';
 import {
   NO_FIELDS,
@@ -149,8 +156,12 @@ export class VisionPipeline implements VerificationPipeline {
     let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
     // The MRZ's name field has no check digit: when it does not bear the typed name out, the
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
-    // the printed name is the document's name (never above 0.95: the two readings differ).
-    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
+    // the printed name is the document's name (never above 0.95: the two readings differ). Only
+    // worth reading where the zone's surname is within a misreading of the typed name: another
+    // family name altogether (most name mismatches) is not read twice.
+    const zoneNearTyped = (m: MrzFields, t: string) =>
+      [m.surname, ...(m.surnameAlternatives ?? [])].some((surname) => zoneSurnameNearTyped(t, { surname, givenNames: m.givenNames }));
+    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
       const printedRead = printedNameIn(typed, (await readPrinted()).text);
       if (printedRead && mrzMisreadOf(mrz, printedRead))
         nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));

@@ -10,7 +10,7 @@ import {
   normalizeName,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
-import { mrzMisreadOf } from '../../src/pipeline/name-match.js';
+import { mrzMisreadOf, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';
@@ -306,5 +306,29 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'LUNDQVIST', givenNames: 'EVA' }, { surname: 'Lindberg', givenNames: 'Eva' }, false],
   ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
     expect(mrzMisreadOf(mrz, printed)).toBe(expected);
+  });
+});
+
+describe('zoneSurnameNearTyped (is the printed name worth reading to check a zone that disagrees?)', () => {
+  it.each([
+    // The zone's surname is the typed one or a misreading of it: the printed name may redeem the zone.
+    ['Ingrid Dupont', 'DUPONT', true],
+    ["Linh D'Angelo", 'PANGELO', true],
+    ['Ingrid Sofie Ødegård', 'OEDEGAARD', true],
+    ['Ingrid Sofie Ødegård', 'DEGAARD', true],
+    ['Þóra Kärkkäinen', 'KAERYVAEINEN', true],
+    ['Ana García', 'GARGIA<LOPEZ'.replace('<', ' '), true],
+    ['Ana Garcia Lopez', 'GARCIALOPEZ', true],
+    ['Ingrid Dupont', 'DUPONTKINGRID', true], // the << read as K: the given names ran into the surname
+    ['Li Wang', 'WANG', true],
+    // Another family name altogether: the printed text cannot change the verdict, so it is not read.
+    ['Ingrid Sofie Haddad', 'ODEGARD', false],
+    ['Chloé Anaïs Haddad', 'MARCHAND', false],
+    ['Eva Lindberg', 'LUNDQVIST', false],
+    ['Li Wong', 'WANG', true], // one letter off: a misreading as far as the zone can tell
+    ['Li Chen', 'WANG', false],
+    ['Eva Lindberg', 'LINDQVIST', false],
+  ])('typed %s, zone surname %s: %s', (typed, surname, expected) => {
+    expect(zoneSurnameNearTyped(typed, { surname, givenNames: '' })).toBe(expected);
   });
 });
