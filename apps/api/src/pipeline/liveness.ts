@@ -94,14 +94,25 @@ export async function judgeLiveness(
   const steps: LivenessResult['steps'] = [];
   let offset = 1;
   for (const s of input.steps) {
-    // Pose for every frame; identity from one frame's embedding (the rest skip that model).
+    // Pose frame by frame; identity from the first frame with a face, whose analysis includes the
+    // embedding (the rest skip that model; one analysis per frame, not a second for the probe).
     const frames = decoded.slice(offset, offset + s.frames.length);
-    const results = await Promise.all(frames.map((f) => (f ? faces.analyse(f, FRAME_SIDE, { embedding: false }) : Promise.resolve(null))));
+    // A step is decided once enough frames showed the pose: the rest of its burst is not analysed.
+    const results: (FaceResult | null)[] = [];
+    let probeFace: FaceResult | null = null;
+    for (const f of frames) {
+      if (probeFace && results.filter((r) => r && showsPose(s.pose as Pose, anchor, r)).length >= LIVENESS_RULES.framesNeeded) break;
+      if (!f) {
+        results.push(null);
+        continue;
+      }
+      const withEmbedding: FaceResult | null = probeFace ? null : await faces.analyse(f, FRAME_SIDE);
+      probeFace ??= withEmbedding;
+      results.push(withEmbedding ?? (await faces.analyse(f, FRAME_SIDE, { embedding: false })));
+    }
     const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     offset += s.frames.length;
     const detected = results.filter((r): r is FaceResult => r !== null);
-    const probe = frames[results.findIndex((r) => r !== null)];
-    const probeFace = probe ? await faces.analyse(probe, FRAME_SIDE) : null;
     // A frame where no face was found shows no pose.
     const sameFace =
       detected.length >= LIVENESS_RULES.framesNeeded &&
