@@ -42,17 +42,25 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(s.length * p))] ?? NaN;
 };
 
-/** Stage costs: the sample through an in-process pipeline, one case at a time, summing `stageTimes`. */
-async function stageCosts(cases: EvalCase[]): Promise<Record<string, number>> {
+/**
+ * Stage costs: the sample through an in-process pipeline, one case at a time, summing `stageTimes`;
+ * and the CPU time of a verification (this process's, every thread: nothing else runs in it then).
+ */
+async function stageCosts(cases: EvalCase[]): Promise<{ stages: Record<string, number>; cpuMs: number }> {
   const pipeline = await VisionPipeline.start({ ocrWorkers: 1 });
   try {
     const sums: Record<string, number> = {};
     await pipeline.run(request(cases[0]!), images(cases[0]!)); // warm
+    const cpu = process.cpuUsage();
     for (const c of cases) {
       const out = await pipeline.run(request(c), images(c));
       for (const [k, v] of Object.entries(out.stageTimes ?? {})) sums[k] = (sums[k] ?? 0) + v;
     }
-    return Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / cases.length]));
+    const used = process.cpuUsage(cpu);
+    return {
+      stages: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / cases.length])),
+      cpuMs: (used.user + used.system) / 1000 / cases.length,
+    };
   } finally {
     await pipeline.stop();
   }
@@ -209,7 +217,7 @@ async function main() {
       const sample = cases.filter((c) => sampleIds.has(c.index));
       const sequential: number[] = [];
       for (const c of sample) sequential.push((await runCase(c)).ms);
-      const costs = await stageCosts(sample);
+      const { stages: costs, cpuMs } = await stageCosts(sample);
       const perVerification = Object.values(costs).reduce((a, b) => a + b, 0);
       reports.push(
         scoreSplit(split, results, {
@@ -230,6 +238,7 @@ async function main() {
           stageMs: costs,
           boundPerSecond: (cores * 1000) / perVerification,
           cores,
+          cpuMsPerVerification: cpuMs,
         }),
       );
       console.log(formatReport(reports[reports.length - 1]!));

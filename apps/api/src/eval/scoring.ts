@@ -27,6 +27,12 @@ export interface Timing {
   stageMs: Record<string, number>;
   boundPerSecond: number;
   cores: number;
+  /**
+   * CPU time of one verification, every thread of an in-process pipeline counted (the OCR workers,
+   * libvips' threads), one at a time: what the cores really spend, where the stage costs count
+   * wall time (stages that overlap are both counted, threads running beside them are not).
+   */
+  cpuMsPerVerification?: number;
 }
 
 export interface ClassRow {
@@ -165,6 +171,12 @@ export function formatReport(r: SplitReport): string {
       `stage costs (ms per verification, in-process stageTimes, one at a time): ${stages}; total ${total.toFixed(0)} ms -> bound ${(t.boundPerSecond * 60).toFixed(0)}/min on ${t.cores} cores`,
       `throughput with ${t.inFlight.concurrency} in flight (uploads included): ${(t.throughputPerSecond * 60).toFixed(0)}/min`,
     );
+    if (t.cpuMsPerVerification) {
+      const cpuBound = (t.cores * 1000) / t.cpuMsPerVerification;
+      lines.push(
+        `CPU per verification (in process, all its threads, one at a time): ${t.cpuMsPerVerification.toFixed(0)} ms -> CPU bound ${(cpuBound * 60).toFixed(0)}/min on ${t.cores} cores; throughput ${pctText(t.throughputPerSecond, cpuBound)} of it (for information; the target below uses the stage costs)`,
+      );
+    }
   }
   lines.push('', `targets (issue 9 item 6${r.split === 'heldout' ? ', judged on this split' : ', for information: judged on heldout'}):`);
   for (const t of r.targets) lines.push(`  [${t.met ? 'met' : 'NOT met'}] ${t.what}: ${t.value}`);

@@ -4,7 +4,7 @@ import { CLASSES, CLASS_NAMES, caseClasses, stratifiedIndexes } from '../../src/
 import { checkDigit, td1, td2, td3 } from '../../src/eval/mrz-lines.js';
 import { icaoName, typedName } from '../../src/eval/names.js';
 import { Rng } from '../../src/eval/random.js';
-import { isCorrect, scoreSplit } from '../../src/eval/scoring.js';
+import { formatReport, isCorrect, scoreSplit } from '../../src/eval/scoring.js';
 
 describe('the evaluation set generator', () => {
   it('has at least 300 cases per split over every class, in a different order per split', () => {
@@ -76,5 +76,27 @@ describe('the evaluation set generator', () => {
     );
     expect(report.targets.find((t) => t.what === '0 negatives approved')?.met).toBe(false);
     expect(report.wrong.map((w) => w.id)).toEqual(['b']);
+  });
+
+  it('prints throughput against both bounds: stage costs (the target) and measured CPU (for information)', () => {
+    const timing = {
+      sequential: { p50: 900, p95: 1400, n: 2 },
+      inFlight: { p50: 1800, p95: 2500, n: 2, concurrency: 4 },
+      throughputPerSecond: 0.5,
+      stageMs: { ocr: 1000, faces: 1000 },
+      boundPerSecond: 1,
+      cores: 2,
+      cpuMsPerVerification: 2500,
+    };
+    const results = [{ id: 'a', cls: 'genuine_passport_td3' as const, verdict: 'approved', reasons: [], scores: null, ms: 900 }];
+    const text = formatReport(scoreSplit('heldout', results, timing));
+    // 2 cores x 1000 / 2500 ms = 0.8/s = 48/min; 30/min of it is 62.5%.
+    expect(text).toContain(
+      'CPU per verification (in process, all its threads, one at a time): 2500 ms -> CPU bound 48/min on 2 cores; throughput 62.5% of it',
+    );
+    expect(text).toContain('[NOT met] throughput >= 75% of the bound from stage costs: 30/min of 60/min = 50%');
+    expect(formatReport(scoreSplit('heldout', results, { ...timing, cpuMsPerVerification: undefined }))).not.toContain(
+      'CPU per verification',
+    );
   });
 });
