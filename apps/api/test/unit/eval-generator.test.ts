@@ -88,7 +88,7 @@ describe('the evaluation set generator', () => {
       cores: 2,
       cpuMsPerVerification: 2500,
     };
-    const results = [{ id: 'a', cls: 'genuine_passport_td3' as const, verdict: 'approved', reasons: [], scores: null, ms: 900 }];
+    const results = [{ id: 'a', cls: 'genuine_passport_td3' as const, verdict: 'approved' as const, reasons: [], scores: null, ms: 900 }];
     const text = formatReport(scoreSplit('heldout', results, timing));
     // 2 cores x 1000 / 2500 ms = 0.8/s = 48/min; 30/min of it is 62.5%.
     expect(text).toContain(
