@@ -98,27 +98,26 @@ export async function judgeLiveness(
     // embedding (the rest skip that model; one analysis per frame, not a second for the probe).
     const frames = decoded.slice(offset, offset + s.frames.length);
     // A step is decided once enough frames showed the pose: the rest of its burst is not analysed.
-    const results: (FaceResult | null)[] = [];
+    const detected: FaceResult[] = [];
     let probeFace: FaceResult | null = null;
+    let framesWithPose = 0;
     for (const f of frames) {
-      if (probeFace && results.filter((r) => r && showsPose(s.pose as Pose, anchor, r)).length >= LIVENESS_RULES.framesNeeded) break;
-      if (!f) {
-        results.push(null);
-        continue;
-      }
+      if (probeFace && framesWithPose >= LIVENESS_RULES.framesNeeded) break;
+      if (!f) continue;
       const withEmbedding: FaceResult | null = probeFace ? null : await faces.analyse(f, FRAME_SIDE);
       probeFace ??= withEmbedding;
-      results.push(withEmbedding ?? (await faces.analyse(f, FRAME_SIDE, { embedding: false })));
+      const face = withEmbedding ?? (await faces.analyse(f, FRAME_SIDE, { embedding: false }));
+      if (!face) continue;
+      detected.push(face);
+      if (showsPose(s.pose as Pose, anchor, face)) framesWithPose++;
     }
     const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     offset += s.frames.length;
-    const detected = results.filter((r): r is FaceResult => r !== null);
     // A frame where no face was found shows no pose.
     const sameFace =
       detected.length >= LIVENESS_RULES.framesNeeded &&
       probeFace !== null &&
       faces.similarity(anchor.embedding, probeFace.embedding) >= LIVENESS_RULES.sameFace;
-    const framesWithPose = detected.filter((r) => showsPose(s.pose as Pose, anchor, r)).length;
     steps.push({
       step: s.step,
       pose: s.pose,

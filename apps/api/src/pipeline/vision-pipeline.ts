@@ -159,8 +159,6 @@ export class VisionPipeline implements VerificationPipeline {
     // the printed name is the document's name (never above 0.95: the two readings differ). Only
     // worth reading where the zone's surname is within a misreading of the typed name: another
     // family name altogether (most name mismatches) is not read twice.
-    const zoneNearTyped = (m: MrzFields, t: string) =>
-      [m.surname, ...(m.surnameAlternatives ?? [])].some((surname) => zoneSurnameNearTyped(t, { surname, givenNames: m.givenNames }));
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
       const printedRead = printedNameIn(typed, (await readPrinted()).text);
       if (printedRead && mrzMisreadOf(mrz, printedRead))
@@ -248,6 +246,13 @@ function mrzSurname(typed: string | null, mrz: MrzFields): string {
   if (!typed || !mrz.surnameAlternatives) return mrz.surname;
   const score = (surname: string) => nameMatchScore(typed, { surname, givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
   return [mrz.surname, ...mrz.surnameAlternatives].reduce((best, s) => (score(s) > score(best) ? s : best));
+}
+
+/** Whether the zone's surname, or another reading of it (mrz.ts), is within a misreading of the typed name. */
+function zoneNearTyped(mrz: MrzFields, typed: string): boolean {
+  return [mrz.surname, ...(mrz.surnameAlternatives ?? [])].some((surname) =>
+    zoneSurnameNearTyped(typed, { surname, givenNames: mrz.givenNames }),
+  );
 }
 
 /** The name printed in a text by its labels, given names taken from the text where their label was misread. */
