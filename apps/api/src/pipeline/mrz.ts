@@ -86,6 +86,18 @@ export function findMrzCandidates(text: string): string[][] {
   return found.filter((c) => !seen.has(c.join('\n')) && seen.add(c.join('\n')));
 }
 
+/**
+ * Whether an OCR text shows a line of a machine-readable zone, read well or not: 20 characters or
+ * more of the zone's alphabet with fillers among them. Print of any other kind (a card's fields, a
+ * licence's categories) seldom has two `<` in a line; a zone misread still keeps most of its fillers.
+ */
+export function showsZoneLine(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => {
+    const l = cleanMrzLine(line);
+    return l.length >= 20 && (l.match(/</g)?.length ?? 0) >= 2;
+  });
+}
+
 /** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */
 const FIRST_LINE_START = /^[PIACV][A-Z<][A-Z<]{3}/;
 

@@ -2,7 +2,7 @@ import type { FieldsExtracted, Scores } from '@service/contract';
 import { decodeImage, ImageDecodeError, straighten, type DecodedImage, type Region } from './decode.js';
 import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
-import { findMrzCandidates, parseMrz, type MrzFields } from './mrz.js';
+import { findMrzCandidates, parseMrz, showsZoneLine, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
@@ -39,6 +39,10 @@ export class VisionPipeline implements VerificationPipeline {
     private readonly faces: FaceAnalyzer,
     private readonly now: () => Date,
   ) {}
+
+  /** Per decoded image (so per run): its skew and its levelled picture, computed once for the MRZ and text stages. */
+  private readonly skews = new WeakMap<DecodedImage, Promise<number>>();
+  private readonly levels = new WeakMap<DecodedImage, Promise<DecodedImage>>();
 
   static async start(opts: { ocrWorkers?: number; now?: () => Date } = {}): Promise<VisionPipeline> {
     const [ocr, faces] = await Promise.all([OcrEngine.start({ textWorkers: opts.ocrWorkers, mrzWorkers: 1 }), FaceAnalyzer.start()]);
@@ -109,8 +113,7 @@ export class VisionPipeline implements VerificationPipeline {
     const readPrintedText = async (): Promise<{ text: string; confidence: number }> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
-      const skew = await timed('ocr', () => estimateSkew(front));
-      const turn = Math.abs(skew) >= 1 ? skew : 0;
+      const turn = await timed('ocr', () => this.skewOf(front));
       const portrait = await docFaceFound;
       const blank = portrait ? portraitRegion(portrait.box) : undefined;
       // Ink judged against its surroundings reads shadows, dim rooms and tinted cards, but turns a
@@ -220,26 +223,47 @@ export class VisionPipeline implements VerificationPipeline {
   /**
    * The MRZ of one side, read on the straightened image: first the bottom of the picture (a
    * document that fills it), then the band found by its text lines (a document smaller in the
-   * frame), then, for a crooked estimate, the bottom of the picture as taken.
+   * frame), then, for a crooked estimate, the bottom of the picture as taken. A side where no
+   * reading showed a line of a zone has none (a card's printed front, a licence): the band is read
+   * only where it lies above the bottom already read, and the picture as taken not at all.
    */
   private async readMrz(side: DecodedImage): Promise<MrzFields | null> {
-    const skew = await estimateSkew(side);
-    const level = Math.abs(skew) >= 1 ? await straighten(side, skew) : side;
+    const level = await this.levelled(side);
+    let zoneSeen = false;
     const attempt = async (img: DecodedImage, where: number | Region) => {
-      for (const lines of findMrzCandidates(await this.ocr.readMrzRegion(img, where))) {
+      const text = await this.ocr.readMrzRegion(img, where);
+      zoneSeen ||= showsZoneLine(text);
+      for (const lines of findMrzCandidates(text)) {
         const fields = parseMrz(lines, this.now());
         if (fields) return fields;
       }
       return null;
     };
-    const bottom = await attempt(level, 0.6);
+    const bottom = await attempt(level, MRZ_BOTTOM);
     if (bottom) return bottom;
     const band = await findMrzBand(level);
-    const found = band ? await attempt(level, band) : null;
+    const found = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await attempt(level, band) : null;
     if (found) return found;
-    return level === side ? null : attempt(side, 0.6);
+    return level === side || !zoneSeen ? null : attempt(side, MRZ_BOTTOM);
+  }
+
+  /** The degrees that level a side's text lines (0 under a degree off: not worth a resampling). */
+  private skewOf(side: DecodedImage): Promise<number> {
+    let skew = this.skews.get(side);
+    if (!skew) this.skews.set(side, (skew = estimateSkew(side).then((d) => (Math.abs(d) >= 1 ? d : 0))));
+    return skew;
+  }
+
+  /** A side turned so its text lines are level (the side itself when they already are). */
+  private levelled(side: DecodedImage): Promise<DecodedImage> {
+    let level = this.levels.get(side);
+    if (!level) this.levels.set(side, (level = this.skewOf(side).then((d) => (d ? straighten(side, d) : side))));
+    return level;
   }
 }
+
+/** Where the first reading of a zone starts: the bottom 40% of the side. */
+const MRZ_BOTTOM = 0.6;
 
 /** The zone's surname as read, or another reading of it (mrz.ts) when that is the one the typed name bears out. */
 function mrzSurname(typed: string | null, mrz: MrzFields): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeTd1, composeTd3, mrzCheckDigit } from '../../src/pipeline/mrz-compose.js';
-import { cleanMrzLine, findMrzCandidates, findMrzLines, mrzDate, parseMrz } from '../../src/pipeline/mrz.js';
+import { cleanMrzLine, findMrzCandidates, findMrzLines, mrzDate, parseMrz, showsZoneLine } from '../../src/pipeline/mrz.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 
@@ -136,6 +136,20 @@ describe('parseMrz', () => {
     expect(mrzDate('310514', 'expiry', NOW)).toBe('2031-05-14');
     expect(mrzDate('991231', 'expiry', NOW)).toBe('1999-12-31');
     expect(mrzDate('900230', 'birth', NOW)).toBeNull();
+  });
+});
+
+describe('showsZoneLine: whether a reading saw a zone at all', () => {
+  it('sees a zone misread beyond parsing, and no zone in a card front or a licence', () => {
+    // Read badly (check digits broken, a line cut), the zone still shows its fillers.
+    expect(showsZoneLine('IDFRA X4RTBPFW4 6 <<<<<<<<<<\n8102O3 F29I103 FRA <<<<<< 4')).toBe(true);
+    expect(showsZoneLine('P<NORODEGARD<<INGRID<SOFIE<<<<<<<<<<<<<<<<<<<')).toBe(true);
+    // A card's printed fields and a licence's categories: words, dates, a stray < at most.
+    expect(showsZoneLine('SURNAME / NOM\nODEGARD\nGIVEN NAMES\nINGRID SOFIE\n12.03.1988 < NOR')).toBe(false);
+    expect(showsZoneLine('4a. 01.02.2021 4b. 31.01.2036\n9. AM/A1/A2/A/B1/B\n5. DL<12345')).toBe(false);
+    // Two fillers in a short fragment (the desk, a seal) are no zone line either.
+    expect(showsZoneLine('K<<A 1')).toBe(false);
+    expect(showsZoneLine('')).toBe(false);
   });
 });
 
