@@ -93,12 +93,12 @@ export interface Region {
 
 /**
  * A grey PNG of a region, scaled so its width is `width` px at most (`minWidth` at least): text
- * recognition always sees a bounded image whatever was uploaded.
+ * recognition always sees a bounded image whatever was uploaded. `binarise`: as `greyPagePng`.
  */
 export async function greyRegionPng(
   img: DecodedImage,
   region: Region = { left: 0, top: 0, width: 1, height: 1 },
-  opts: { maxWidth: number; minWidth?: number; binarise?: number; rotateDegrees?: number; blank?: Region },
+  opts: { maxWidth: number; minWidth?: number; binarise?: number },
 ): Promise<Buffer> {
   const W = img.pixelWidth;
   const H = img.pixelHeight;
@@ -106,39 +106,68 @@ export async function greyRegionPng(
   const top = Math.max(0, Math.min(H - 1, Math.floor(region.top * H)));
   const width = Math.max(1, Math.min(W - left, Math.round(region.width * W)));
   const height = Math.max(1, Math.min(H - top, Math.round(region.height * H)));
-  // The portrait is painted over where it lies in the photo, then the whole is levelled.
-  let source = opts.blank ? await paintWhite(img, opts.blank) : img;
-  if (opts.rotateDegrees) source = await straighten(source, opts.rotateDegrees);
-  const base = fromDecoded(source);
   const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, width));
-  let p = base.extract({ left, top, width, height }).resize({ width: target }).greyscale();
-  if (opts.binarise !== undefined) {
-    // Ink against its surroundings (binarise.ts); a window of about two MRZ character heights.
-    const { data, info } = await p.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
-    const ink = binariseLocally(data, info.width, info.height, Math.round(info.width / 25), opts.binarise);
-    p = sharp(ink, { raw: { width: info.width, height: info.height, channels: 1 } });
-  }
-  // Raw pixels carry no density; Tesseract then guesses 25 dpi and warns. 72 is what a JPEG without one reports.
-  return p.withMetadata({ density: 72 }).png({ compressionLevel: 1 }).toBuffer();
+  const { data, info } = await fromDecoded(img)
+    .extract({ left, top, width, height })
+    .resize({ width: target })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return greyPagePng({ pixels: data, width: info.width, height: info.height }, opts.binarise);
 }
 
-/** A region painted white (the portrait: its texture reads as junk letters beside the fields). */
-async function paintWhite(img: DecodedImage, b: Region): Promise<DecodedImage> {
+/** A grey picture, one byte per pixel: what text recognition reads. */
+export interface GreyPage {
+  pixels: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * A whole side as text recognition reads it: `blank` painted white (the portrait), turned by
+ * `rotateDegrees` (sharp's sign) about its centre and cut back to its frame, at the resolution
+ * decoded, then scaled to `width` px wide and made grey. Prepared once per side: read both
+ * binarised and as it is, it is not prepared twice. (Made grey or scaled before the turn, it
+ * is cheaper but reads differently: borderline cases moved both ways on the development split.)
+ */
+export async function greyPage(img: DecodedImage, opts: { width: number; blank?: Region; rotateDegrees?: number }): Promise<GreyPage> {
+  let source = opts.blank ? paintWhite(img, opts.blank) : img;
+  if (opts.rotateDegrees) source = await straighten(source, opts.rotateDegrees);
+  const { data, info } = await fromDecoded(source)
+    .resize({ width: opts.width })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
+/** A region painted white on a copy of the pixels (the portrait: its texture reads as junk letters beside the fields). */
+function paintWhite(img: DecodedImage, b: Region): DecodedImage {
   const W = img.pixelWidth;
-  const H = img.pixelHeight;
-  const bl = Math.max(0, Math.floor(b.left * W));
-  const bt = Math.max(0, Math.floor(b.top * H));
-  const bw = Math.max(1, Math.min(W - bl, Math.round(b.width * W)));
-  const bh = Math.max(1, Math.min(H - bt, Math.round(b.height * H)));
-  const white = await sharp({ create: { width: bw, height: bh, channels: 3, background: '#ffffff' } })
-    .raw()
-    .toBuffer();
-  const pixels = await fromDecoded(img)
-    .composite([{ input: white, raw: { width: bw, height: bh, channels: 3 }, left: bl, top: bt }])
-    .removeAlpha()
-    .raw()
-    .toBuffer();
+  const x0 = Math.max(0, Math.floor(b.left * W));
+  const y0 = Math.max(0, Math.floor(b.top * img.pixelHeight));
+  const x1 = Math.min(W, x0 + Math.max(1, Math.round(b.width * W)));
+  const y1 = Math.min(img.pixelHeight, y0 + Math.max(1, Math.round(b.height * img.pixelHeight)));
+  const pixels = Buffer.from(img.pixels);
+  for (let y = y0; y < y1; y++) pixels.fill(255, (y * W + x0) * 3, (y * W + x1) * 3);
   return { ...img, pixels };
+}
+
+/** A grey page as PNG, `binarise` judging ink against its surroundings (binarise.ts) when given. */
+export async function greyPagePng(page: GreyPage, binarise?: number): Promise<Buffer> {
+  // The window is about two MRZ character heights at the widths read.
+  const pixels =
+    binarise === undefined ? page.pixels : binariseLocally(page.pixels, page.width, page.height, Math.round(page.width / 25), binarise);
+  // Raw pixels carry no density; Tesseract then guesses 25 dpi and warns. 72 is what a JPEG without one reports.
+  // Written as one grey channel (`b-w`, and `withDensity` rather than `withMetadata`, which attaches
+  // an sRGB profile): sharp would otherwise write RGB, three times the bytes to pack and unpack.
+  return sharp(pixels, { raw: { width: page.width, height: page.height, channels: 1 } })
+    .toColourspace('b-w')
+    .withDensity(72)
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /**

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asDecoded, greyRegionPng, type DecodedImage, type Region } from './decode.js';
+import { asDecoded, greyPage, greyPagePng, greyRegionPng, type DecodedImage, type GreyPage, type Region } from './decode.js';
 import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
 
 /** Where `scripts/prepare-models.mjs` put the traineddata files (from npm packages). */
@@ -27,6 +27,14 @@ export interface OcrOptions {
  * Tesseract workers started once per process and reused. `langPath` is always a local directory:
  * without it tesseract.js fetches models from a CDN (and, offline, crashes the process).
  */
+/** A document side prepared once for free-text reading (see `OcrEngine.readText`). */
+export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegrees?: number } = {}): Promise<GreyPage> {
+  return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
+}
+
+/** Free text is read 1600 px wide, whatever the photo's size. */
+const TEXT_WIDTH = 1600;
+
 export class OcrEngine {
   private constructor(
     private readonly text: Scheduler,
@@ -73,36 +81,36 @@ export class OcrEngine {
   }
 
   /**
-   * Free text of a document side (or a region of it): grey, at most 1600 px wide, enough for ID
-   * text, and a bounded image for the recogniser whatever was uploaded. `blank` is painted white
-   * first (the portrait), `rotateDegrees` levels the lines, `binarise` judges ink against its
-   * surroundings (shadows, a dim room, a tinted background).
+   * Free text of a document side: grey, 1600 px wide (enough for ID text, and a bounded image for
+   * the recogniser whatever was uploaded). `blank` is painted white first (the portrait),
+   * `rotateDegrees` levels the lines, `binarise` judges ink against its surroundings (shadows, a
+   * dim room, a tinted background). To read one side both ways, prepare it once (`textPage`) and
+   * read it with `readPage`.
    */
   async readText(
     image: Buffer | DecodedImage,
-    opts: { region?: Region; blank?: Region; rotateDegrees?: number; binarise?: boolean } = {},
+    opts: { blank?: Region; rotateDegrees?: number; binarise?: boolean } = {},
   ): Promise<{ text: string; confidence: number }> {
-    const png = await greyRegionPng(await asDecoded(image), opts.region, {
-      maxWidth: 1600,
-      minWidth: 1600,
-      blank: opts.blank,
-      rotateDegrees: opts.rotateDegrees,
-      binarise: opts.binarise ? TEXT_CONTRAST : undefined,
-    });
+    return this.readPage(await textPage(await asDecoded(image), opts), { binarise: opts.binarise });
+  }
+
+  /** A page prepared by `textPage`, read as it is or binarised. */
+  async readPage(page: GreyPage, opts: { binarise?: boolean } = {}): Promise<{ text: string; confidence: number }> {
+    const png = await greyPagePng(page, opts.binarise ? TEXT_CONTRAST : undefined);
     const { data } = await this.text.addJob('recognize', png);
     return { text: data.text, confidence: data.confidence / 100 };
   }
 
   /**
-   * The machine-readable zone: the bottom part of the document (from `fromTop`), or a region,
-   * straightened by `rotateDegrees`, scaled to 1200-2000 px wide and binarised against local
+   * The machine-readable zone: the bottom part of the picture (from `where`), or a region of it
+   * (on a side already levelled), scaled to 1200-2000 px wide and binarised against local
    * brightness (a shadow across the zone keeps its characters), read with the
    * OCR-B model restricted to the MRZ alphabet.
    */
-  async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6, rotateDegrees = 0): Promise<string> {
+  async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6): Promise<string> {
     const img = await asDecoded(image);
     const region = typeof where === 'number' ? { left: 0, top: where, width: 1, height: 1 - where } : where;
-    const png = await greyRegionPng(img, region, { maxWidth: 2000, minWidth: 1200, binarise: MRZ_CONTRAST, rotateDegrees });
+    const png = await greyRegionPng(img, region, { maxWidth: 2000, minWidth: 1200, binarise: MRZ_CONTRAST });
     const { data } = await this.mrz.addJob('recognize', png);
     return data.text;
   }

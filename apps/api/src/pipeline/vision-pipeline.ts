@@ -12,7 +12,7 @@ import {
   typedGivenNamesInText,
   zoneSurnameNearTyped,
 } from './name-match.js';
-import { OcrEngine } from './ocr.js';
+import { OcrEngine, textPage } from './ocr.js';
 import {
   NO_FIELDS,
   type PipelineRequest,
@@ -124,8 +124,9 @@ export class VisionPipeline implements VerificationPipeline {
       // with more fields, then more confidence.
       // Printed text has no check digit: where it misread the typed name in a known way (a letter
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
+      const page = await timed('ocr', () => textPage(front, { blank, rotateDegrees: turn }));
       const read = async (binarise: boolean) => {
-        const r = await timed('ocr', () => this.ocr.readText(front, { blank, rotateDegrees: turn, binarise }));
+        const r = await timed('ocr', () => this.ocr.readPage(page, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
       };
       const nameIn = (text: string) =>

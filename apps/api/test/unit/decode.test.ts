@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@service/contract';
-import { decodeImage, greyRegionPng, ImageDecodeError } from '../../src/pipeline/decode.js';
+import { decodeImage, greyPage, greyPagePng, greyRegionPng, ImageDecodeError } from '../../src/pipeline/decode.js';
 import { estimateSkew } from '../../src/pipeline/skew.js';
 import { textCard } from '../../src/eval/synthetic-documents.js';
 
@@ -80,6 +80,36 @@ describe('estimateSkew', () => {
       const turned = await sharp(card).rotate(angle, { background: '#777' }).jpeg().toBuffer();
       const skew = await estimateSkew(await decodeImage(turned));
       expect(Math.abs(skew + angle)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('greyPage: a side prepared once for text recognition', () => {
+  it('is grey at the width asked, the portrait painted white, the frame kept when levelled; the same pixels read both ways', async () => {
+    const card = await decodeImage(await textCard(1280, 800));
+    const blank = { left: 0.1, top: 0.2, width: 0.25, height: 0.4 };
+    const page = await greyPage(card, { width: 1600, blank });
+    expect({ w: page.width, h: page.height, bytes: page.pixels.length }).toEqual({ w: 1600, h: 1000, bytes: 1600 * 1000 });
+    // Inside the painted region (away from its resampled edge) every pixel is white; outside there is ink.
+    let inside = 255;
+    for (let y = 220; y < 580; y++) for (let x = 180; x < 540; x++) inside = Math.min(inside, page.pixels[y * 1600 + x]!);
+    expect(inside).toBe(255);
+    expect(page.pixels.reduce((m, v) => Math.min(m, v), 255)).toBeLessThan(100);
+    const level = await greyPage(card, { width: 1600, rotateDegrees: 7 });
+    expect({ w: level.width, h: level.height }).toEqual({ w: 1600, h: 1000 });
+    // Levelled, its text lines are level again (the turn was really applied).
+    const turnedBack = await estimateSkew({
+      width: 1600,
+      height: 1000,
+      pixels: Buffer.from(Array.from(level.pixels, (v) => [v, v, v]).flat()),
+      pixelWidth: 1600,
+      pixelHeight: 1000,
+    });
+    expect(Math.abs(turnedBack + 7)).toBeLessThanOrEqual(1);
+    // Binarised or not, a PNG of the same size.
+    for (const png of [await greyPagePng(page), await greyPagePng(page, 0.3)]) {
+      const meta = await sharp(png).metadata();
+      expect({ w: meta.width, h: meta.height, channels: meta.channels }).toEqual({ w: 1600, h: 1000, channels: 1 });
     }
   });
 });
