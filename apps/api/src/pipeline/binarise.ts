@@ -8,7 +8,8 @@
  */
 export function binariseLocally(grey: Uint8Array, width: number, height: number, window: number, contrast = 0.3): Buffer {
   const w1 = width + 1;
-  const integral = new Float64Array(w1 * (height + 1));
+  // Whole sums, exact in 32 bits (255 x 2000 x 8000 < 2^32): half the memory of doubles, same results.
+  const integral = new Uint32Array(w1 * (height + 1));
   for (let y = 0; y < height; y++) {
     let row = 0;
     for (let x = 0; x < width; x++) {
