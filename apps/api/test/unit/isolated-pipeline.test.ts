@@ -1,7 +1,12 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentPipelineError, type VerificationImages } from '../../src/pipeline/pipeline.js';
-import { IsolatedPipeline, PIPELINE_CRASHED, PipelineUnavailableError } from '../../src/pipeline-runner/isolated-pipeline.js';
+import {
+  childHeapFlags,
+  IsolatedPipeline,
+  PIPELINE_CRASHED,
+  PipelineUnavailableError,
+} from '../../src/pipeline-runner/isolated-pipeline.js';
 import { processUsage } from '../../src/pipeline-runner/process-usage.js';
 
 const MODULE = new URL('../fixtures/pipeline-module.mjs', import.meta.url).href;
@@ -119,5 +124,14 @@ describe('isolated pipeline (child processes with a budget)', () => {
   it('a run whose job has no time left for a whole run is given back to be retried, not judged', async () => {
     const err = await pipeline.run(request('hang'), images, Date.now() + 500).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PipelineUnavailableError);
+  });
+});
+
+describe('childHeapFlags', () => {
+  it("caps a child's heap at its memory budget and starts its old generation at 128 MB (never over half the cap)", () => {
+    expect(childHeapFlags(1024 * 1024 * 1024)).toEqual(['--max-old-space-size=1024', '--initial-old-space-size=128']);
+    expect(childHeapFlags(256 * 1024 * 1024)).toEqual(['--max-old-space-size=256', '--initial-old-space-size=128']);
+    // Below the smallest cap the cap stays 128 MB and the start is half of it.
+    expect(childHeapFlags(64 * 1024 * 1024)).toEqual(['--max-old-space-size=128', '--initial-old-space-size=64']);
   });
 });
