@@ -374,11 +374,11 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 /**
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
  * for it) is read T, Þ (typed TH) is read P, Ü (typed U) is read II, Ø (typed O) is read @, Ç
- * (typed C) is read G. No check digit stands behind printed text, so a read word that equals a
+ * (typed C) is read G, ß (typed SS) is read LL, L or B. No check digit stands behind printed text, so a read word that equals a
  * typed word except where such a letter was read as its stand-in is taken as the typed word.
  * Nothing else changes: another surname differs elsewhere. A stand-in that is itself a letter of
  * names (G) counts only when the typed name holds the letter it stands for (`only`), so GALLO is
- * never read as a typed CALLO.
+ * never read as a typed CALLO (nor WEILL as a typed WEISS, unless it was typed Weiß).
  */
 const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'L', read: 'T' },
@@ -386,6 +386,10 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'U', read: 'II' },
   { typed: 'O', read: '@' },
   { typed: 'C', read: 'G', only: /ç/i },
+  // ß (typed SS once normalised) is read as LL, L or B: Weiß printed, WEILL or WEIB read.
+  { typed: 'SS', read: 'LL', only: /ß/ },
+  { typed: 'SS', read: 'L', only: /ß/ },
+  { typed: 'SS', read: 'B', only: /ß/ },
 ];
 
 /** Whether `read` is `typed` (both normalised) with one or more letters read as their stand-ins. */
@@ -438,6 +442,31 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
   if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
   const max = Math.min(3, Math.floor(print.length / 4));
   return editDistance(zone, print, max) <= max;
+}
+
+/**
+ * The zone's name as a text shows it when no label of the text was read: the text's word (or two
+ * adjacent words joined, O BRIAIN) nearest to the zone's surname, within a misreading of it (at
+ * most 3 letters, under a quarter of it, once transliterated and folded), with the zone's given
+ * names. The surname is taken as printed, so the typed name is then judged against the printed
+ * spelling (`KARKKAINEN` printed, `KAERYVAEINEN` read in the zone); another person's document shows
+ * its own surname, which the typed one does not match.
+ */
+export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | null {
+  const fold = (s: string) => foldTransliteration(icaoTransliteration(s)).replace(/ /g, '');
+  const zone = fold(mrz.surname);
+  if (zone.length < 4) return null;
+  const max = Math.min(3, Math.floor(zone.length / 4));
+  const words = normalizeName(text).split(' ').filter(Boolean);
+  let best: { surname: string; distance: number } | null = null;
+  for (let i = 0; i < words.length; i++) {
+    for (const run of [words.slice(i, i + 1), words.slice(i, i + 2)]) {
+      if (run.length === 2 && i + 1 >= words.length) continue;
+      const d = editDistance(zone, fold(run.join(' ')), max);
+      if (d <= max && (!best || d < best.distance)) best = { surname: run.join(' '), distance: d };
+    }
+  }
+  return best ? { surname: best.surname, givenNames: mrz.givenNames } : null;
 }
 
 /**

@@ -107,15 +107,29 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/**
+ * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
+ * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
+ */
+const isNamePrefix = (w: string, next: string | undefined) => /^[ODL]$/.test(w) && (next?.length ?? 0) >= 3;
+
 /** The letters-only value of a name field (digits and stray label words dropped). */
 function nameValue(line: string): string | null {
   // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one.
   const ws = normalizeName(line.split('|').pop()!)
     .split(' ')
-    .filter((w) => w.length >= 2 && !/\d/.test(w));
+    .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1])) && !/\d/.test(w));
   // Junk before a name (a stray mark read as letters) is short: drop leading 1-2 letter words that
-  // are no particle when a real word follows ("IN INGRID SOFIE"; "DE LA CRUZ" and "LI NA" stay).
-  while (ws.length > 1 && ws[0]!.length <= 2 && !PARTICLES.has(ws[0]!) && ws.slice(1).some((w) => w.length >= 3)) ws.shift();
+  // are no particle when a real word follows ("IN INGRID SOFIE"; "DE LA CRUZ", "O BRIAIN", "D
+  // ANGELO" for D'ANGELO and "LI NA" stay). Other single letters are dropped as marks.
+  while (
+    ws.length > 1 &&
+    ws[0]!.length <= 2 &&
+    !PARTICLES.has(ws[0]!) &&
+    !isNamePrefix(ws[0]!, ws[1]) &&
+    ws.slice(1).some((w) => w.length >= 3)
+  )
+    ws.shift();
   const value = ws.join(' ');
   return value.length >= 2 && !ws.every(isLabelWord) ? value : null;
 }

@@ -10,6 +10,7 @@ import {
   nameMatchScore,
   repairOcrReading,
   typedGivenNamesInText,
+  zoneNameInText,
   zoneSurnameNearTyped,
 } from './name-match.js';
 import { OcrEngine, textPage } from './ocr.js';
@@ -164,9 +165,12 @@ export class VisionPipeline implements VerificationPipeline {
     // worth reading where the zone's surname is within a misreading of the typed name: another
     // family name altogether (most name mismatches) is not read twice.
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
-      const printedRead = printedNameIn(typed, (await readPrinted()).text);
-      if (printedRead && mrzMisreadOf(mrz, printedRead))
-        nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
+      const printedText = (await readPrinted()).text;
+      // By its labels; where they were misread, the text's word nearest to the zone's surname.
+      for (const printedRead of [printedNameIn(typed, printedText), zoneNameInText(mrz, printedText)]) {
+        if (printedRead && mrzMisreadOf(mrz, printedRead))
+          nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
+      }
     }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;

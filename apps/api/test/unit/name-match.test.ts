@@ -10,7 +10,7 @@ import {
   normalizeName,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
-import { mrzMisreadOf, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
+import { mrzMisreadOf, zoneNameInText, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';
@@ -272,6 +272,12 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Anna Kowalska', 'KOWATSKA', 'KOWALSKA'],
     ['Anna Kowalska', 'KOWASKA', 'KOWASKA'],
     ['Anna Kowalska', 'POWALSKA', 'POWALSKA'],
+    // ß (SS once normalised) read as LL, L or B, only when the typed name holds a ß.
+    ['Marie-Claire Ilse Weiß', 'Surname\nWeill', 'Surname\nWEISS'],
+    ['Marie-Claire Ilse Weiß', "Po Weil'", "Po WEISS'"],
+    ['Greta Weiß', 'WEIB', 'WEISS'],
+    ['Greta Weiss', 'WEILL', 'WEILL'],
+    ['Greta Weiß', 'WEIKL', 'WEIKL'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
@@ -306,6 +312,28 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'LUNDQVIST', givenNames: 'EVA' }, { surname: 'Lindberg', givenNames: 'Eva' }, false],
   ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
     expect(mrzMisreadOf(mrz, printed)).toBe(expected);
+  });
+});
+
+describe("zoneNameInText (the zone's name as a text shows it when no label was read)", () => {
+  const reading = "UNITED KINGDOM\nPESIDENCE CARD\n' Sana\nKARKKAINEN\nGouin aa -\nbORA CONCEIGAO\nGBR 06 05 1965";
+  it('finds the printed word a misread zone stands for, which then judges the typed name', () => {
+    const zone = { surname: 'KAERYVAEINEN', givenNames: 'THORA CONCEICAO' };
+    const printed = zoneNameInText(zone, reading);
+    expect(printed).toEqual({ surname: 'KARKKAINEN', givenNames: 'THORA CONCEICAO' });
+    expect(mrzMisreadOf(zone, printed!)).toBe(true);
+    expect(nameMatchScore('thora conceicao karkkainen', printed!)).toBe(1);
+    // Two words joined: a surname printed with its particle apart.
+    expect(zoneNameInText({ surname: 'OBRLAIN', givenNames: 'ANA' }, 'Surname\nO BRIAIN\nANA')?.surname).toBe('O BRIAIN');
+  });
+  it("never lends the typed surname to another person's document", () => {
+    // The zone read right: the text's nearest word is the document's own surname, which another typed surname does not match.
+    const printed = zoneNameInText({ surname: 'HANSEN', givenNames: 'ANNA' }, 'Surname HANSEN Given names ANNA');
+    expect(printed?.surname).toBe('HANSEN');
+    expect(nameMatchScore('Anna Jansen', printed!)).toBeLessThan(POLICY.nameMatch.review);
+    // Nothing near the zone's surname in the text: nothing found.
+    expect(zoneNameInText({ surname: 'MARCHAND', givenNames: 'CHLOE' }, 'CARTE NATIONALE\nHADDAD\nCHLOE')).toBeNull();
+    expect(zoneNameInText({ surname: 'LI', givenNames: 'NA' }, 'LI NA')).toBeNull();
   });
 });
 

@@ -14,6 +14,16 @@ describe('printed fields by their labels', () => {
       { surname: 'ODEGARD', givenNames: 'INGRID SOFIE', nationality: 'NOR' },
     ],
     [
+      "a one-letter part of the surname (Irish Ó, the elided D') is kept; a stray letter before the name is not",
+      'NATIONAL ID\nApellidos © Surname\nO BRIAIN\nNombre / Given names\ni ANA\nNationality\nIRL\n',
+      { surname: 'O BRIAIN', givenNames: 'ANA', nationality: 'IRL' },
+    ],
+    [
+      'an apostrophe read as a space',
+      "IDENTITY CARD ITALY\nSurname\nD'ANGELO\nGiven names\nLINH AICHA OONA\n",
+      { surname: 'D ANGELO', givenNames: 'LINH AICHA OONA', nationality: null },
+    ],
+    [
       'EU driving licence, numbered fields inline',
       'DRIVING LICENCE\n1. MARCHAND\n2. CHLOÉ ANAÏS\n3. 12.03.1990 FRANCE\n4a. 01.02.2020\n4b. 01.02.2035\n5. D1234567\n',
       { surname: 'MARCHAND', givenNames: 'CHLOE ANAIS', nationality: null },
