@@ -133,8 +133,9 @@ function fittings(l: string, len: number): string[] {
   // At the end: OCR often drops trailing `<` fillers, or reads a mark after the line.
   if (Math.abs(l.length - len) <= 2 || (l.length < len && l.length >= len - 12 && l.endsWith('<')))
     out.push(l.slice(0, len).padEnd(len, '<'));
-  // At the start: a mark before the first character (the document's edge) read as a letter.
-  if (l.length > len && l.length - len <= 2) out.push(l.slice(l.length - len));
+  // At the start, or at both ends: a mark before the first character (the document's edge), and
+  // one after the last, read as letters.
+  if (l.length > len && l.length - len <= 2) for (let s = 1; s <= l.length - len; s++) out.push(l.slice(s, s + len));
   // In the longest run of fillers.
   const run = /<{2,}/g;
   let best: { at: number; length: number } | null = null;

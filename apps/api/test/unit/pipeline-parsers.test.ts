@@ -123,6 +123,21 @@ describe('parseMrz', () => {
     expect(parseMrz([l1, `5${l2.slice(1, 3)}1${l2.slice(4)}`], NOW)).toBeNull();
   });
 
+  it('fits a line with a mark read at both ends (the edge before it, a speck after it)', () => {
+    const [l1, l2] = composeTd3({
+      issuingState: 'ISL',
+      surname: 'IBANEZ',
+      givenNames: 'MARIA KATERINA',
+      documentNumber: 'XB3800221',
+      nationality: 'ISL',
+      birthDate: '990518',
+      sex: 'F',
+      expiryDate: '290614',
+    });
+    const read = `8${l1}\n1${l2}E`;
+    const zone = findMrzCandidates(read).find((c) => parseMrz(c, NOW) !== null);
+    expect(zone).toEqual([l1, l2]);
+  });
   it('drops short fragments read beside the zone (the document edge, the desk)', () => {
     const [l1, l2] = composeTd3(person);
     expect(cleanMrzLine(`${l1.slice(0, 43)}7 1`)).toBe(`${l1.slice(0, 43)}7`);
