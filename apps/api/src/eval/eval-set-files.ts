@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildCase, caseClasses, GENERATOR_VERSION, type EvalCase, type EvalCaseMeta, type Split } from './eval-set.js';
+import { buildCase, caseClasses, GENERATOR_VERSION, SPLIT_SEEDS, type EvalCase, type EvalCaseMeta, type Split } from './eval-set.js';
 
 /**
  * The evaluation set on disk (outside git: `eval-set/` is ignored): one folder per split with each
@@ -12,6 +12,8 @@ export const DEFAULT_EVAL_DIR = path.resolve(process.env.EVAL_SET_DIR ?? 'eval-s
 interface Manifest {
   generatorVersion: number;
   split: Split;
+  /** The split's seed when written: a split drawn again with another seed is rebuilt. */
+  seed?: string;
   cases: EvalCaseMeta[];
 }
 
@@ -32,6 +34,7 @@ export function writeManifest(dir: string, split: Split, cases: EvalCase[]): voi
   const manifest: Manifest = {
     generatorVersion: GENERATOR_VERSION,
     split,
+    seed: SPLIT_SEEDS[split],
     cases: cases.map(({ docFront: _f, docBack: _b, selfie: _s, ...meta }) => meta),
   };
   fs.writeFileSync(path.join(dir, 'cases.json'), JSON.stringify(manifest, null, 1));
@@ -40,7 +43,7 @@ export function writeManifest(dir: string, split: Split, cases: EvalCase[]): voi
 function readStored(dir: string, split: Split): Map<number, EvalCaseMeta> {
   try {
     const m = JSON.parse(fs.readFileSync(path.join(dir, 'cases.json'), 'utf8')) as Manifest;
-    if (m.generatorVersion !== GENERATOR_VERSION || m.split !== split) return new Map();
+    if (m.generatorVersion !== GENERATOR_VERSION || m.split !== split || m.seed !== SPLIT_SEEDS[split]) return new Map();
     return new Map(m.cases.map((c) => [c.index, c]));
   } catch {
     return new Map();
