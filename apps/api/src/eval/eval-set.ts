@@ -204,15 +204,27 @@ export interface EvalCase extends EvalCaseMeta {
   selfie: Buffer;
 }
 
-/** Which class each index of a split holds: every class's count, interleaved by the split's seed. */
+/**
+ * How many times a split holds every class's count. Dev holds it twice since 2026-11-26 (640
+ * cases): once its first 320 cases were all but saturated (178 of 180 genuine approved), a second
+ * round, after the first and interleaved with its own order, gave new failures to learn from. The
+ * first 320 cases are the same as before.
+ */
+export const SPLIT_ROUNDS: Record<Split, number> = { dev: 2, heldout: 1 };
+
+/** Which class each index of a split holds: every class's count per round, each round interleaved by the split's seed. */
 export function caseClasses(split: Split): EvalClass[] {
-  const list = CLASS_NAMES.flatMap((c) => Array.from({ length: CLASSES[c].count }, () => c));
-  const rng = Rng.of(SPLIT_SEEDS[split], 'order');
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
+  const out: EvalClass[] = [];
+  for (let round = 0; round < SPLIT_ROUNDS[split]; round++) {
+    const list = CLASS_NAMES.flatMap((c) => Array.from({ length: CLASSES[c].count }, () => c));
+    const rng = Rng.of(SPLIT_SEEDS[split], round === 0 ? 'order' : `order-${round + 1}`);
+    for (let i = list.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.next() * (i + 1));
+      [list[i], list[j]] = [list[j]!, list[i]!];
+    }
+    out.push(...list);
   }
-  return list;
+  return out;
 }
 
 /** A few cases of every class (the first `perClass` of each, in split order): the fast subset. */

@@ -1,6 +1,6 @@
 import { parse } from 'mrz';
 import { describe, expect, it } from 'vitest';
-import { CLASSES, CLASS_NAMES, caseClasses, stratifiedIndexes } from '../../src/eval/eval-set.js';
+import { CLASSES, CLASS_NAMES, caseClasses, SPLIT_ROUNDS, stratifiedIndexes } from '../../src/eval/eval-set.js';
 import { checkDigit, td1, td2, td3 } from '../../src/eval/mrz-lines.js';
 import { icaoName, typedName } from '../../src/eval/names.js';
 import { Rng } from '../../src/eval/random.js';
@@ -11,11 +11,16 @@ describe('the evaluation set generator', () => {
     for (const split of ['dev', 'heldout'] as const) {
       const classes = caseClasses(split);
       expect(classes.length).toBeGreaterThanOrEqual(300);
-      for (const c of CLASS_NAMES) expect(classes.filter((x) => x === c).length).toBe(CLASSES[c].count);
+      for (const c of CLASS_NAMES) expect(classes.filter((x) => x === c).length).toBe(SPLIT_ROUNDS[split] * CLASSES[c].count);
     }
     expect(caseClasses('dev')).toEqual(caseClasses('dev'));
     expect(caseClasses('dev')).not.toEqual(caseClasses('heldout'));
     expect(stratifiedIndexes('dev', 1)).toHaveLength(CLASS_NAMES.length);
+    // Dev's second round comes after its first, whose order is as it was.
+    const total = CLASS_NAMES.reduce((n, c) => n + CLASSES[c].count, 0);
+    expect(caseClasses('dev').length).toBe(2 * total);
+    const fewest = Math.min(...CLASS_NAMES.map((c) => CLASSES[c].count));
+    expect(stratifiedIndexes('dev', fewest).every((i) => i < total)).toBe(true);
   });
 
   it('transliterates names the ICAO 9303 way', () => {
