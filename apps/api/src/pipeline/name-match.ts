@@ -299,6 +299,16 @@ export function jaroWinkler(a: string, b: string): number {
   return jaro + prefix * 0.1 * (1 - jaro);
 }
 
+/**
+ * A typed word against a word of free text: as `tokenSimilarity`, but a text word under three
+ * quarters of the typed word's length stands for nothing. In a text, short words are mostly
+ * fragments and junk read from a pattern or the desk (`TR`, `BRI`), and a prefix or Jaro-Winkler's
+ * prefix bonus would otherwise let them stand for a typed surname (TRAN, BRINK).
+ */
+export function textWordSimilarity(typed: string, word: string): number {
+  return word.length < Math.ceil(0.75 * typed.length) ? 0 : tokenSimilarity(typed, word);
+}
+
 export function tokenSimilarity(a: string, b: string): number {
   if (a === b) return 1;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -336,7 +346,14 @@ export function nameInTextScore(typed: string, text: string): number {
           if (initialSim < TEXT_TOKEN_MIN) missing = true;
           return sum + initialSim;
         }
-        const sim = Math.max(...doc.map((d) => Math.max(tokenSimilarity(t, d), tokenSimilarity(foldTransliteration(t), d))));
+        // A short word (4 letters or fewer) must be in the text as typed (or transliterated): one
+        // letter off, it is as often a junk word read from a pattern (TRAE for a typed TRAN).
+        const sim =
+          t.length <= 4
+            ? doc.includes(t) || doc.includes(foldTransliteration(t))
+              ? 1
+              : 0
+            : Math.max(...doc.map((d) => Math.max(textWordSimilarity(t, d), textWordSimilarity(foldTransliteration(t), d))));
         if (sim < TEXT_TOKEN_MIN) missing = true;
         return sum + (sim >= TEXT_TOKEN_MIN ? sim : 0);
       }, 0) / tokens.length;
@@ -362,7 +379,7 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
     let best: { word: string; sim: number } | null = null;
     for (const w of words) {
       const sim = Math.max(
-        ...forms.map((f) => Math.max(tokenSimilarity(f, w), tokenSimilarity(foldTransliteration(f), foldTransliteration(w)))),
+        ...forms.map((f) => Math.max(textWordSimilarity(f, w), textWordSimilarity(foldTransliteration(f), foldTransliteration(w)))),
       );
       if (!best || sim > best.sim) best = { word: w, sim };
     }

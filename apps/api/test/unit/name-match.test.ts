@@ -214,6 +214,17 @@ describe('name in free text (no surname/given split known)', () => {
     expect(outcome(nameInTextScore('Ana Lucía Haddad', text))).not.toBe('pass');
     expect(outcome(nameInTextScore('Grace Hopper', text))).toBe('reject');
   });
+  it('junk read from a pattern does not stand for a typed name: a short word must be there as typed, a fragment is no word', () => {
+    // A licence whose labels were lost, and a wavy pattern read as words (TRAE, BRI).
+    const licence = 'DRIVING LICENCE UNITED STATES\nIN\nMac Giolla\nV\nJoão Ólöf\nA3554778\nPETTERS SSE tt Rtesr re SERRE Fate trae BRI';
+    expect(outcome(nameInTextScore('João Ólöf Trần', licence))).not.toBe('pass');
+    expect(outcome(nameInTextScore('João Ólöf Brink', licence))).not.toBe('pass');
+    expect(outcome(nameInTextScore('João Ólöf Mac Giolla', licence))).toBe('pass');
+    // A long word one letter off is still a misreading of it.
+    expect(outcome(nameInTextScore('Ana Lucía Martínez Garcia', text.replace('MARTÍNEZ', 'MARTINEZ').replace('GARCÍA', 'GARClA')))).toBe(
+      'pass',
+    );
+  });
 });
 
 describe('typedGivenNamesInText (a misread given-names label)', () => {
