@@ -107,14 +107,7 @@ export async function greyRegionPng(
   const width = Math.max(1, Math.min(W - left, Math.round(region.width * W)));
   const height = Math.max(1, Math.min(H - top, Math.round(region.height * H)));
   const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, width));
-  const { data, info } = await fromDecoded(img)
-    .extract({ left, top, width, height })
-    .resize({ width: target })
-    .greyscale()
-    .extractChannel(0)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return greyPagePng({ pixels: data, width: info.width, height: info.height }, opts.binarise);
+  return greyPagePng(await greyPixels(fromDecoded(img).extract({ left, top, width, height }), target), opts.binarise);
 }
 
 /** A grey picture, one byte per pixel: what text recognition reads. */
@@ -134,12 +127,12 @@ export interface GreyPage {
 export async function greyPage(img: DecodedImage, opts: { width: number; blank?: Region; rotateDegrees?: number }): Promise<GreyPage> {
   let source = opts.blank ? paintWhite(img, opts.blank) : img;
   if (opts.rotateDegrees) source = await straighten(source, opts.rotateDegrees);
-  const { data, info } = await fromDecoded(source)
-    .resize({ width: opts.width })
-    .greyscale()
-    .extractChannel(0)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  return greyPixels(fromDecoded(source), opts.width);
+}
+
+/** A sharp pipeline's picture scaled to `width` px wide, as one grey channel. */
+async function greyPixels(p: Sharp, width: number): Promise<GreyPage> {
+  const { data, info } = await p.resize({ width }).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   return { pixels: data, width: info.width, height: info.height };
 }
 

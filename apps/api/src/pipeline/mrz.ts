@@ -64,10 +64,7 @@ export function findMrzLines(text: string): string[] | null {
  * start (the document's edge read as a letter); the check digits decide.
  */
 export function findMrzCandidates(text: string): string[][] {
-  const candidates = text
-    .split(/\r?\n/)
-    .map(cleanMrzLine)
-    .filter((l) => l.length >= 28 && (l.match(/</g)?.length ?? 0) >= 2);
+  const candidates = zoneLikeLines(text, 28);
   const found: string[][] = [];
   // The lowest lines first; then higher windows, since a band read with the desk or the document's
   // edge below the zone can end in a long junk line of fillers and look-alikes.
@@ -92,10 +89,15 @@ export function findMrzCandidates(text: string): string[][] {
  * licence's categories) seldom has two `<` in a line; a zone misread still keeps most of its fillers.
  */
 export function showsZoneLine(text: string): boolean {
-  return text.split(/\r?\n/).some((line) => {
-    const l = cleanMrzLine(line);
-    return l.length >= 20 && (l.match(/</g)?.length ?? 0) >= 2;
-  });
+  return zoneLikeLines(text, 20).length > 0;
+}
+
+/** The lines of an OCR text, cleaned (`cleanMrzLine`), that have `minLength` characters or more and two `<` fillers. */
+function zoneLikeLines(text: string, minLength: number): string[] {
+  return text
+    .split(/\r?\n/)
+    .map(cleanMrzLine)
+    .filter((l) => l.length >= minLength && (l.match(/</g)?.length ?? 0) >= 2);
 }
 
 /** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */

@@ -457,7 +457,7 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
   const zone = foldTransliteration(icaoTransliteration(`${mrz.givenNames} ${mrz.surname}`).replace(/ /g, ''));
   const print = foldTransliteration(icaoTransliteration(`${printed.givenNames} ${printed.surname}`).replace(/ /g, ''));
   if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
-  const max = Math.min(3, Math.floor(print.length / 4));
+  const max = misreadingAllowance(print.length);
   return editDistance(zone, print, max) <= max;
 }
 
@@ -470,20 +470,29 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
  * its own surname, which the typed one does not match.
  */
 export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | null {
-  const fold = (s: string) => foldTransliteration(icaoTransliteration(s)).replace(/ /g, '');
-  const zone = fold(mrz.surname);
+  const zone = zoneForm(mrz.surname);
   if (zone.length < 4) return null;
-  const max = Math.min(3, Math.floor(zone.length / 4));
+  const max = misreadingAllowance(zone.length);
   const words = normalizeName(text).split(' ').filter(Boolean);
   let best: { surname: string; distance: number } | null = null;
   for (let i = 0; i < words.length; i++) {
-    for (const run of [words.slice(i, i + 1), words.slice(i, i + 2)]) {
-      if (run.length === 2 && i + 1 >= words.length) continue;
-      const d = editDistance(zone, fold(run.join(' ')), max);
-      if (d <= max && (!best || d < best.distance)) best = { surname: run.join(' '), distance: d };
+    const runs = i + 1 < words.length ? [words[i]!, `${words[i]} ${words[i + 1]}`] : [words[i]!];
+    for (const run of runs) {
+      const d = editDistance(zone, zoneForm(run), max);
+      if (d <= max && (!best || d < best.distance)) best = { surname: run, distance: d };
     }
   }
   return best ? { surname: best.surname, givenNames: mrz.givenNames } : null;
+}
+
+/** A name as a zone writes it, for comparing with one: ICAO-transliterated, folded (`foldTransliteration`), no spaces. */
+function zoneForm(name: string): string {
+  return foldTransliteration(icaoTransliteration(name)).replace(/ /g, '');
+}
+
+/** How many letters a reading of a name of `length` letters may be off and still be a misreading of it: at most 3, under a quarter. */
+function misreadingAllowance(length: number): number {
+  return Math.min(3, Math.floor(length / 4));
 }
 
 /**
@@ -495,11 +504,10 @@ export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | 
  * cannot change the verdict.
  */
 export function zoneSurnameNearTyped(typed: string, mrz: DocumentName): boolean {
-  const fold = (s: string) => foldTransliteration(icaoTransliteration(s));
-  const zone = fold(mrz.surname).replace(/ /g, '');
-  const words = fold(typed).split(' ').filter(Boolean);
+  const zone = zoneForm(mrz.surname);
+  const words = foldTransliteration(icaoTransliteration(typed)).split(' ').filter(Boolean);
   const typedForms = [...words, ...words.slice(1).map((w, i) => words[i]! + w)];
-  return typedForms.some((t) => substringDistance(t, zone) <= Math.min(3, Math.floor(t.length / 4)));
+  return typedForms.some((t) => substringDistance(t, zone) <= misreadingAllowance(t.length));
 }
 
 /** The fewest edits that turn `needle` into some substring of `hay` (Sellers' approximate matching). */
