@@ -13,9 +13,11 @@
  *   `name_mismatch`; anything else scores 0.3, a rejection, whatever the given names score.
  * - Given names may be abbreviated to an initial (0.9), reordered, or partly omitted (0.95). A
  *   3+ letter prefix (Alex for Alexander, but also Jan for Janina) or one letter off reviews
- *   (0.8, 0.7). A typed given name that is on the document nowhere sends to review (0.7); when
- *   none of them is there it is another person (0.3). Only a surname typed: review (0.75).
- *   A name cut by the MRZ (its field full to the end) may be a prefix of the typed one (0.95).
+ *   (0.8, 0.7); one letter off a printed given name of 4+ letters that the recogniser was unsure
+ *   of is a misreading (0.9, `DocumentName.unsureWords`). A typed given name that is on the
+ *   document nowhere sends to review (0.7); when none of them is there it is another person
+ *   (0.3). Only a surname typed: review (0.75). A name cut by the MRZ (its field full to the end)
+ *   may be a prefix of the typed one (0.95).
  *
  * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
@@ -160,6 +162,7 @@ export const NAME_SCORES = {
   truncated: 0.95,
   onlySurname: 0.75,
   oneLetterOff: 0.7,
+  unsureGiven: 0.9,
   extraGiven: 0.7,
   otherPerson: 0.3,
 } as const;
@@ -197,8 +200,8 @@ function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyp
   return NAME_SCORES.otherPerson;
 }
 
-/** One typed given name against one of the document's. */
-function givenTokenScore(t: Token, d: Token, truncated: boolean): number {
+/** One typed given name against one of the document's (`unsure`: the recogniser was unsure of how it read it). */
+function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean): number {
   if (t.forms.some((f) => d.forms.includes(f))) return NAME_SCORES.exact;
   if (t.folded === d.folded) return NAME_SCORES.folded;
   const tf = t.forms[0]!;
@@ -207,18 +210,21 @@ function givenTokenScore(t: Token, d: Token, truncated: boolean): number {
   // Alex for Alexander, but also Jan for Janina: a person looks.
   if (tf.length >= 3 && df.startsWith(tf)) return NAME_SCORES.shortened;
   if (truncated && tf.startsWith(df)) return NAME_SCORES.truncated; // the MRZ cut the name
-  if (Math.min(tf.length, df.length) >= 3 && editDistance(tf, df, 1) <= 1) return NAME_SCORES.oneLetterOff;
+  if (Math.min(tf.length, df.length) >= 3 && editDistance(tf, df, 1) <= 1)
+    // A printed given name the recogniser read unsurely and one letter off is the typed one misread
+    // (EILcEN, LAGNY for DAGNY); read with confidence, one letter off is another name (Marie, María).
+    return unsure && Math.min(tf.length, df.length) >= 4 ? NAME_SCORES.unsureGiven : NAME_SCORES.oneLetterOff;
   return 0;
 }
 
 /** Typed given names against the document's: each typed one paired with its best document name. */
-function givenScore(typed: Token[], doc: Token[], truncated: boolean): number {
+function givenScore(typed: Token[], doc: Token[], truncated: boolean, unsure: ReadonlySet<string>): number {
   const t = typed.filter((x) => !x.particle);
   const d = doc.filter((x) => !x.particle);
   if (!t.length) return d.length ? NAME_SCORES.onlySurname : NAME_SCORES.exact;
   if (!d.length) return NAME_SCORES.extraGiven;
   const pairs: { i: number; j: number; s: number }[] = [];
-  t.forEach((a, i) => d.forEach((b, j) => pairs.push({ i, j, s: givenTokenScore(a, b, truncated) })));
+  t.forEach((a, i) => d.forEach((b, j) => pairs.push({ i, j, s: givenTokenScore(a, b, truncated, unsure.has(b.forms[0]!)) })));
   pairs.sort((x, y) => y.s - x.s);
   const usedT = new Set<number>();
   const usedD = new Set<number>();
@@ -240,7 +246,14 @@ export interface DocumentName {
   givenNames: string;
   /** The MRZ filled its name field to the end (the name may be cut). */
   truncated?: boolean;
+  /**
+   * Printed words the recogniser was unsure of (normalised, `normalizeName`): a given name among
+   * them one letter off a typed one is taken as a misreading of it (0.9). Never the surname.
+   */
+  unsureWords?: ReadonlySet<string>;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /** `name_match` of a typed name against a document's surname and given names (see the top of this file). */
 export function nameMatchScore(typed: string, doc: DocumentName): number {
@@ -263,7 +276,7 @@ export function nameMatchScore(typed: string, doc: DocumentName): number {
         truncated,
         rest.some((x) => !x.particle),
       );
-      const score = s <= NAME_SCORES.otherPerson ? s : Math.min(s, givenScore(rest, given, truncated));
+      const score = s <= NAME_SCORES.otherPerson ? s : Math.min(s, givenScore(rest, given, truncated, doc.unsureWords ?? NONE));
       best = Math.max(best, score);
     }
   }
@@ -390,8 +403,8 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 
 /**
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
- * for it) is read T, Þ (typed TH) is read P, Ü (typed U) is read II, Ø (typed O) is read @, Ç
- * (typed C) is read G, ß (typed SS) is read LL, L or B. No check digit stands behind printed text, so a read word that equals a
+ * for it) is read T (or E, when the typed name holds a Ł: EUCJA), Þ (typed TH) is read P, Ü (typed U) is read II, Ø (typed O) is read @, Ç
+ * (typed C) is read G, ß (typed SS) is read LL, L or B, Ø also G (SGNDERGAARD). No check digit stands behind printed text, so a read word that equals a
  * typed word except where such a letter was read as its stand-in is taken as the typed word.
  * Nothing else changes: another surname differs elsewhere. A stand-in that is itself a letter of
  * names (G) counts only when the typed name holds the letter it stands for (`only`), so GALLO is
@@ -399,9 +412,11 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
  */
 const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'L', read: 'T' },
+  { typed: 'L', read: 'E', only: /ł/i },
   { typed: 'TH', read: 'P' },
   { typed: 'U', read: 'II' },
   { typed: 'O', read: '@' },
+  { typed: 'O', read: 'G', only: /ø/i },
   { typed: 'C', read: 'G', only: /ç/i },
   // ß (typed SS once normalised) is read as LL, L or B: Weiß printed, WEILL or WEIB read.
   { typed: 'SS', read: 'LL', only: /ß/ },
@@ -496,18 +511,19 @@ function misreadingAllowance(length: number): number {
 }
 
 /**
- * Whether a zone's surname is within a misreading of the typed name: some typed word, or two typed
- * words joined, appears in it (anywhere: a lost `<<` may have run the given names into it) at most
- * 3 letters off (under a quarter of the word), after ICAO transliteration and folding. The printed
- * name can only redeem a zone it is a misreading of (`mrzMisreadOf`) for a typed name it bears
- * out, so where this is false (another family name altogether) reading the printed text to check
- * cannot change the verdict.
+ * Whether a zone's surname is near enough the typed name for its printed name to be worth reading:
+ * some typed word, or two typed words joined, appears in it (anywhere: a lost `<<` may have run the
+ * given names into it) at most 3 letters off (a third of the word: `ANCHI` for BIANCHI, two
+ * letters lost at the start of a zone's line), after ICAO transliteration and folding. Only the
+ * cost is gated here: the printed name redeems a zone only where the zone is a misreading of it
+ * (`mrzMisreadOf`, on the whole name) and bears the typed name out, so another family name
+ * altogether (most name mismatches) is not read twice.
  */
 export function zoneSurnameNearTyped(typed: string, mrz: DocumentName): boolean {
   const zone = zoneForm(mrz.surname);
   const words = foldTransliteration(icaoTransliteration(typed)).split(' ').filter(Boolean);
   const typedForms = [...words, ...words.slice(1).map((w, i) => words[i]! + w)];
-  return typedForms.some((t) => substringDistance(t, zone) <= misreadingAllowance(t.length));
+  return typedForms.some((t) => substringDistance(t, zone) <= Math.min(3, Math.floor(t.length / 3)));
 }
 
 /** The fewest edits that turn `needle` into some substring of `hay` (Sellers' approximate matching). */

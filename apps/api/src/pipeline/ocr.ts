@@ -8,9 +8,9 @@ import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tessera
 export const TESSDATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'tessdata');
 
 /**
- * Local binarisation contrast (binarise.ts): the MRZ's OCR-B strokes are bold, so 30% keeps them
- * and drops background texture; printed text has thin strokes and diacritics (the bar of Ø), so it
- * is judged at 22%.
+ * Local binarisation contrast (binarise.ts): 30% keeps the MRZ's bold OCR-B strokes and drops
+ * background texture. Printed text is judged at 30% too; what binarising loses of its thin strokes
+ * and diacritics (the bar of Ø) the plain grey reading, taken when the first is unsure, covers.
  */
 const MRZ_CONTRAST = 0.3;
 const TEXT_CONTRAST = 0.3;
@@ -31,6 +31,24 @@ export interface OcrOptions {
 export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegrees?: number } = {}): Promise<GreyPage> {
   return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
 }
+
+/** What the recogniser read on a page. */
+export interface TextReading {
+  text: string;
+  /** Its mean word confidence, 0-1. */
+  confidence: number;
+  /** The words, as read, whose own confidence is under UNSURE_WORD_CONFIDENCE. */
+  unsureWords: string[];
+}
+
+/**
+ * A word the recogniser gives under 80% is one it was unsure of. Its letters' own confidences say
+ * nothing (the LSTM model gives 90-99% to every letter, misread or not), its words' do: on four dev
+ * cards read word by word, names read right scored 91-96% (but an accented one read without its
+ * accents 25-57%: unsure does not mean wrong), the four names read one letter off 26-79% (EILcEN,
+ * LAGNY for DAGNY, WOICIK, Saren for SØREN). The line is a dev choice; only given names use it.
+ */
+export const UNSURE_WORD_CONFIDENCE = 80;
 
 /** Free text is read 1600 px wide, whatever the photo's size. */
 const TEXT_WIDTH = 1600;
@@ -90,15 +108,20 @@ export class OcrEngine {
   async readText(
     image: Buffer | DecodedImage,
     opts: { blank?: Region; rotateDegrees?: number; binarise?: boolean } = {},
-  ): Promise<{ text: string; confidence: number }> {
+  ): Promise<TextReading> {
     return this.readPage(await textPage(await asDecoded(image), opts), { binarise: opts.binarise });
   }
 
   /** A page prepared by `textPage`, read as it is or binarised. */
-  async readPage(page: GreyPage, opts: { binarise?: boolean } = {}): Promise<{ text: string; confidence: number }> {
+  async readPage(page: GreyPage, opts: { binarise?: boolean } = {}): Promise<TextReading> {
     const png = await greyPagePng(page, opts.binarise ? TEXT_CONTRAST : undefined);
-    const { data } = await this.text.addJob('recognize', png);
-    return { text: data.text, confidence: data.confidence / 100 };
+    const { data } = await this.text.addJob('recognize', png, {}, { text: true, blocks: true });
+    const unsureWords: string[] = [];
+    for (const block of data.blocks ?? [])
+      for (const paragraph of block.paragraphs)
+        for (const line of paragraph.lines)
+          for (const word of line.words) if (word.confidence < UNSURE_WORD_CONFIDENCE) unsureWords.push(word.text);
+    return { text: data.text, confidence: data.confidence / 100, unsureWords };
   }
 
   /**

@@ -115,8 +115,9 @@ const isNamePrefix = (w: string, next: string | undefined) => /^[ODL]$/.test(w) 
 
 /** The letters-only value of a name field (digits and stray label words dropped). */
 function nameValue(line: string): string | null {
-  // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one.
-  const ws = normalizeName(line.split('|').pop()!)
+  // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one
+  // that has letters after it (a frame's bar closes a line too: "Sgndergaard |").
+  const ws = normalizeName(line.split('|').findLast((part) => /\p{L}/u.test(part)) ?? '')
     .split(' ')
     .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1])) && !/\d/.test(w));
   // Junk before a name (a stray mark read as letters) is short: drop leading 1-2 letter words that
@@ -140,8 +141,14 @@ function labelledName(lines: string[], labels: string[]): string | null {
     const ws = normalizeName(raw).split(' ').filter(Boolean);
     const numbered = labels[0]!;
     // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
-    // read from the card's edge or the portrait: "\\ 1. Lindqvist").
-    const inline = new RegExp(`^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${numbered}[.)]\\s+(.+)$`).exec(raw);
+    // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
+    // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"): a
+    // digit alone is as often a speck read from the card.
+    const numberedLabel = (n: string, dot: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${dot}`;
+    const nextFollows = () => new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s')).test(lines[i + 1] ?? '');
+    const inline =
+      new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`).exec(raw) ??
+      (nextFollows() ? new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`).exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
       if (v) return v;

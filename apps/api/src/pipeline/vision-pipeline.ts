@@ -6,6 +6,8 @@ import { findMrzCandidates, parseMrz, showsZoneLine, type MrzFields } from './mr
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
+  normalizeName,
+  type DocumentName,
   nameInTextScore,
   nameMatchScore,
   repairOcrReading,
@@ -13,7 +15,7 @@ import {
   zoneNameInText,
   zoneSurnameNearTyped,
 } from './name-match.js';
-import { OcrEngine, textPage } from './ocr.js';
+import { OcrEngine, textPage, type TextReading } from './ocr.js';
 import {
   NO_FIELDS,
   type PipelineRequest,
@@ -105,13 +107,14 @@ export class VisionPipeline implements VerificationPipeline {
         mrz = await timed('mrz', () => this.readMrz(side));
         if (mrz) break;
       }
-      if (mrz) return { mrz, text: { text: '', confidence: 1 } };
-      return { mrz, text: await (printedEarly ?? readPrinted()) };
+      if (mrz) return { mrz, text: NO_TEXT, otherText: null };
+      const { reading, other } = await (printedEarly ?? readPrinted());
+      return { mrz, text: reading, otherText: other };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
-    let printedReading: Promise<{ text: string; confidence: number }> | null = null;
+    let printedReading: Promise<{ reading: TextReading; other: TextReading | null }> | null = null;
     const readPrinted = () => (printedReading ??= readPrintedText());
-    const readPrintedText = async (): Promise<{ text: string; confidence: number }> => {
+    const readPrintedText = async (): Promise<{ reading: TextReading; other: TextReading | null }> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const turn = await timed('ocr', () => this.skewOf(front));
@@ -130,21 +133,24 @@ export class VisionPipeline implements VerificationPipeline {
         const r = await timed('ocr', () => this.ocr.readPage(page, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
       };
-      const nameIn = (text: string) =>
-        v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, text), text) : 1;
+      const nameIn = (r: TextReading) =>
+        v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, r), r.text) : 1;
+      // A settled reading without an expiry date still has the other read: a date the one lost
+      // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
       const inked = await read(true);
-      if (inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked.text) >= POLICY.nameMatch.review) return inked;
+      const settled = inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review;
+      if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, other: null };
       const grey = await read(false);
-      const greyBetter =
-        nameIn(grey.text) - nameIn(inked.text) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
-      return greyBetter > 0 ? grey : inked;
+      if (settled) return { reading: inked, other: grey };
+      const greyBetter = nameIn(grey) - nameIn(inked) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
+      return greyBetter > 0 ? { reading: grey, other: inked } : { reading: inked, other: grey };
     };
-    const [{ mrz, text }, { docFace, selfieFace, liveness }] = await Promise.all([readDocument(), facesAndLiveness()]);
+    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }] = await Promise.all([readDocument(), facesAndLiveness()]);
 
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
     const printed = mrz ? null : printedFields(text.text);
     const typed = v.submittedFullName;
-    const printedNameRead = mrz ? null : printedNameIn(typed, text.text);
+    const printedNameRead = mrz ? null : printedNameIn(typed, text);
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -154,7 +160,10 @@ export class VisionPipeline implements VerificationPipeline {
           nationality: mrz.nationality,
         }
       : {
-          ...fieldsFromText(text.text, this.now(), v.country),
+          ...withFieldsOf(
+            fieldsFromText(text.text, this.now(), v.country),
+            otherText && fieldsFromText(otherText.text, this.now(), v.country),
+          ),
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
         };
@@ -165,9 +174,9 @@ export class VisionPipeline implements VerificationPipeline {
     // worth reading where the zone's surname is within a misreading of the typed name: another
     // family name altogether (most name mismatches) is not read twice.
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
-      const printedText = (await readPrinted()).text;
+      const printedReading = (await readPrinted()).reading;
       // By its labels; where they were misread, the text's word nearest to the zone's surname.
-      for (const printedRead of [printedNameIn(typed, printedText), zoneNameInText(mrz, printedText)]) {
+      for (const printedRead of [printedNameIn(typed, printedReading), zoneNameInText(mrz, printedReading.text)]) {
         if (printedRead && mrzMisreadOf(mrz, printedRead))
           nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
       }
@@ -217,7 +226,7 @@ export class VisionPipeline implements VerificationPipeline {
    * the OCR could reject a genuine user, so the text-wide match may lift a label mismatch, never
    * above review.
    */
-  private nameMatch(typed: string, mrz: MrzFields | null, printed: { surname: string; givenNames: string } | null, text: string): number {
+  private nameMatch(typed: string, mrz: MrzFields | null, printed: DocumentName | null, text: string): number {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
     const inText = nameInTextScore(typed, text);
     if (!printed) return inText;
@@ -284,9 +293,13 @@ function zoneNearTyped(mrz: MrzFields, typed: string): boolean {
   );
 }
 
-/** The name printed in a text by its labels, given names taken from the text where their label was misread. */
-function printedNameIn(typed: string | null, text: string): { surname: string; givenNames: string } | null {
-  return withGivenNamesFromText(typed, printedName(text), text);
+/**
+ * The name printed in a reading by its labels, given names taken from the text where their label
+ * was misread, with the words the recogniser was unsure of (`DocumentName.unsureWords`).
+ */
+function printedNameIn(typed: string | null, reading: TextReading): DocumentName | null {
+  const name = withGivenNamesFromText(typed, printedName(reading.text), reading.text);
+  return name && { ...name, unsureWords: new Set(reading.unsureWords.flatMap((w) => normalizeName(w).split(' '))) };
 }
 
 /**
@@ -312,6 +325,17 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
   return p.surname ? { surname: p.surname, givenNames: p.givenNames ?? '' } : null;
 }
 
+/** A reading's fields, each missing one taken from the other reading of the same side (when there is one). */
+export function withFieldsOf(fields: FieldsExtracted, other: FieldsExtracted | null): FieldsExtracted {
+  if (!other) return fields;
+  return {
+    ...fields,
+    documentNumber: fields.documentNumber ?? other.documentNumber,
+    dateOfBirth: fields.dateOfBirth ?? other.dateOfBirth,
+    expiryDate: fields.expiryDate ?? other.expiryDate,
+  };
+}
+
 /** How many of a document's fields a text shows by their labels or as dates (to choose between two readings). */
 function fieldsIn(text: string): number {
   const printed = printedFields(text);
@@ -320,6 +344,9 @@ function fieldsIn(text: string): number {
     Boolean,
   ).length;
 }
+
+/** The printed text of a side whose MRZ was read: not read, nothing to doubt. */
+const NO_TEXT: TextReading = { text: '', confidence: 1, unsureWords: [] };
 
 /** A selfie needs no more: quality is measured at up to 1024 px and faces at 512. */
 const SELFIE_SIDE = 1024;
@@ -411,9 +438,13 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     .filter(isCalendarDate)
     .sort();
   const today = now.toISOString().slice(0, 10);
-  // Letters and digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).
+  // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
+  // digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).
   const number =
-    /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ?? /\b\d{9,12}\b/.exec(text)?.[0] ?? null;
+    /^[^A-Za-z0-9]*5[.)]\s+([A-Z0-9]{5,15})\s*$/m.exec(text)?.[1] ??
+    /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ??
+    /\b\d{9,12}\b/.exec(text)?.[0] ??
+    null;
   return {
     fullName: null,
     documentNumber: number,

@@ -262,6 +262,8 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Eva Thorsdottir', 'PORSDOTTIR', 'THORSDOTTIR'],
     ['Brünhilde Åberg', 'Briinhilde Aberg', 'BRUNHILDE Aberg'],
     ['Łucja Łada', 'TUCJA TADA', 'LUCJA LADA'],
+    ['łucja lucía schröder', 'EUCJA LUCIA', 'LUCJA LUCIA'],
+    ['Lucja Lucia Schroder', 'EUCJA LUCIA', 'EUCJA LUCIA'], // E stands for Ł only when a Ł was typed
     ['Conceição José Søndergaard', 'S@NDERGAARD\nCONCEIGAO JOSE', 'SONDERGAARD\nCONCEICAO JOSE'],
     ['Ólöf Øydis de Souza', 'OLOF @YDIS', 'OLOF OYDIS'],
     // G stands for Ç only when the typed name holds a Ç: GALLO is not a typed CALLO.
@@ -289,6 +291,9 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Greta Weiß', 'WEIB', 'WEISS'],
     ['Greta Weiss', 'WEILL', 'WEILL'],
     ['Greta Weiß', 'WEIKL', 'WEIKL'],
+    // Ø read as G, only when the typed name holds a Ø: SGNDERGAARD for Søndergaard, GLSEN is no typed OLSEN.
+    ['Søndergaard, Brünhilde', 'Sgndergaard', 'SONDERGAARD'],
+    ['Brünhilde Sondergaard', 'Sgndergaard', 'Sgndergaard'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
@@ -366,8 +371,33 @@ describe('zoneSurnameNearTyped (is the printed name worth reading to check a zon
     ['Eva Lindberg', 'LUNDQVIST', false],
     ['Li Wong', 'WANG', true], // one letter off: a misreading as far as the zone can tell
     ['Li Chen', 'WANG', false],
+    ['Begoña Bianchi', 'ANCHI', true], // two letters lost at the start of the zone's line
+    ['Begoña Bianchi', 'BIANCO', true], // within a third of the word: worth a look; mrzMisreadOf judges
+    ['Begoña Bianchi', 'ROSSI', false],
     ['Eva Lindberg', 'LINDQVIST', false],
   ])('typed %s, zone surname %s: %s', (typed, surname, expected) => {
     expect(zoneSurnameNearTyped(typed, { surname, givenNames: '' })).toBe(expected);
+  });
+});
+
+describe('a printed given name the recogniser was unsure of (DocumentName.unsureWords)', () => {
+  const unsure = (...w: string[]) => new Set(w);
+  it.each([
+    // One letter off and unsure: the typed name misread, approved (0.9).
+    ['Eileen Schröder', { surname: 'SCHRODER', givenNames: 'EILCEN', unsureWords: unsure('EILCEN') }, 0.9],
+    ['Dagný Lindqvist', { surname: 'LINDQVIST', givenNames: 'LAGNY', unsureWords: unsure('LAGNY') }, 0.9],
+    ['Kirsten Soren Novakova', { surname: 'NOVAKOVA', givenNames: 'KIRSTEN SAREN', unsureWords: unsure('SAREN') }, 0.9],
+    // Read with confidence, one letter off is another name: review (María typed, MARIE printed).
+    ['María Lindqvist', { surname: 'LINDQVIST', givenNames: 'MARIE' }, 0.7],
+    ['María Lindqvist', { surname: 'LINDQVIST', givenNames: 'MARIE', unsureWords: unsure('LINDQVIST') }, 0.7],
+    // Never the surname: another family name one letter off stays a review.
+    ['Eileen Schröder', { surname: 'SCHRADER', givenNames: 'EILEEN', unsureWords: unsure('SCHRADER') }, 0.7],
+    // Short names (Ana, Ina) are not lifted; two letters off is no given name of the document.
+    ['Ana Lindqvist', { surname: 'LINDQVIST', givenNames: 'INA', unsureWords: unsure('INA') }, 0.7],
+    ['Eileen Schröder', { surname: 'SCHRODER', givenNames: 'EILCCN', unsureWords: unsure('EILCCN') }, 0.3],
+    // Another surname is rejected whatever the given names.
+    ['Eileen Haddad', { surname: 'SCHRODER', givenNames: 'EILCEN', unsureWords: unsure('EILCEN', 'SCHRODER') }, 0.3],
+  ])('typed %s against %o: %s', (typed, doc, expected) => {
+    expect(nameMatchScore(typed, doc)).toBeCloseTo(expected, 5);
   });
 });

@@ -43,6 +43,9 @@ describe('offline OCR (tesseract.js with models from npm packages)', () => {
     expect(text.text).toMatch(/MART[IÍ]NEZ/);
     expect(text.text).toContain('PAB123456');
     expect(text.confidence).toBeGreaterThan(0.5);
+    // The words it was unsure of are listed as read; a crisp field read right is not among them.
+    expect(text.unsureWords.every((w) => text.text.includes(w))).toBe(true);
+    expect(text.unsureWords).not.toContain('PAB123456');
 
     const zone = await ocr.readMrzRegion(page);
     // The first fitting whose check digits hold, as the pipeline reads it (a filler miscounted is fitted back).

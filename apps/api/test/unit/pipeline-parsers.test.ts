@@ -216,8 +216,16 @@ describe('findMrzLines with dropped fillers', () => {
 });
 
 describe('init fields steer parsing', async () => {
-  const { fieldsFromText, mrzSides } = await import('../../src/pipeline/vision-pipeline.js');
+  const { fieldsFromText, mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
   const now = new Date('2026-11-21T00:00:00Z');
+  it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
+    // The binarised reading lost the expiry line to a glare spot; the grey one read it, but misread the birth date.
+    const inked = fieldsFromText('Date of birth\n23.03.2000\nDocument No.\nWS8015920\n04.01.2026 Date of issue', now);
+    const grey = fieldsFromText('Date of birth\n23.03.2009\nWS8015920\n04.01.2026\nDate of expiry\n26.04.2036', now);
+    expect(inked.expiryDate).toBeNull();
+    expect(withFieldsOf(inked, grey)).toMatchObject({ dateOfBirth: '2000-03-23', documentNumber: 'WS8015920', expiryDate: '2036-04-26' });
+    expect(withFieldsOf(inked, null)).toEqual(inked);
+  });
   it('country: dates are read day first, or month first where the country writes them so', () => {
     const text = 'DRIVER LICENSE\nDOB 02/03/1990\nEXP 04/05/2031\nDL X1234567';
     expect(fieldsFromText(text, now, 'ES')).toMatchObject({
@@ -227,6 +235,11 @@ describe('init fields steer parsing', async () => {
     });
     expect(fieldsFromText(text, now, 'US')).toMatchObject({ dateOfBirth: '1990-02-03', expiryDate: '2031-04-05' });
     expect(fieldsFromText('BORN 31 02 1990', now, null).dateOfBirth).toBeNull();
+  });
+  it("an EU licence's field 5 is its number, whatever its length; a date's 5. is not", () => {
+    const text = "DRIVER'S LICENSE TURKIYE\n1. GUDMUNDSDOTTIR\n2. ZOE AICHA\n3. 08051976 TURKIYE\n4b. 03032030\n! 5. 85139270\n";
+    expect(fieldsFromText(text, now).documentNumber).toBe('85139270');
+    expect(fieldsFromText('4b. 5. 03 2030\n', now).documentNumber).toBeNull();
   });
   it('dates with month names (21 NOV 1994, 14 juil. 2029) and a number of digits alone (EU licences)', () => {
     const text = '3. 21 NOV 1994 DENMARK\n4a. 21 JAN 2019\n4b. 14 JUIL 2029\n5. 32855956010';

@@ -49,12 +49,27 @@ describe('printed fields by their labels', () => {
       { surname: 'IBANEZ', givenNames: 'LUCIA BEGONA', nationality: null },
     ],
     [
+      "a frame's bar closing the value's line (the value is before it, not after)",
+      'IDENTITY CARD UNITED KINGDOM\nSurname |\nSgndergaard |\nGive es\nBrunhilde Renée\n',
+      { surname: 'SGNDERGAARD', givenNames: null, nationality: null },
+    ],
+    [
+      "a numbered label whose dot was lost, before a letter (a date's digits are no label)",
+      "DRIVER'S LICENSE AUSTRIA\n‘d 1 O BRIAIN\n2. METTE SIOBHAN\n3. 1304 1951 AUSTRIA\n",
+      { surname: 'O BRIAIN', givenNames: 'METTE SIOBHAN', nationality: null },
+    ],
+    [
       'a short given name one letter from a label word is a name (JAMES, NAMES)',
       'LN HOPPER\nFN JAMES ELIZABETH\n',
       { surname: 'HOPPER', givenNames: 'JAMES ELIZABETH', nationality: null },
     ],
   ])('%s', (_label, text, expected) => {
     expect(printedFields(text)).toEqual(expected);
+  });
+
+  it('a digit alone is a numbered label only where the next field follows with its dot', () => {
+    const card = 'CARTE NATIONALE D IDENTITE\n1 - sumame, E\n3 OZTURK\n4 Given names\n* MONICA\ni 1 SEeS—— :\ni F UW2373661 i\n';
+    expect(printedFields(card).surname).toBe('OZTURK');
   });
 
   it('finds nothing in text without labels', () => {
