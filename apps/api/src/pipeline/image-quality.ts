@@ -36,7 +36,8 @@ export interface ImageQuality {
   /**
    * Share of the picture under reflections: burnt-out patches (8 x 8 blocks with a mean of 248 or
    * more, joined into a patch of at least 0.4% of the picture) that lie inside the picture and hide what is under them.
-   * Patches joined to the picture's edge are background (a white desk). A patch that keeps print
+   * Patches joined to the picture's edge are background (a white desk); a jagged patch (under 75%
+   * of its convex hull) is paper burnt out between lines of print. A patch that keeps print
    * inside it (more than 10% of the blocks within its outline not burnt out) is over-exposed paper
    * between legible print, not a reflection: on the dev split reflections over the fields keep
    * 0-6% inside, over-exposed pale cards 13-48%.
@@ -169,6 +170,10 @@ function burntOut(grey: Buffer, w: number, h: number): { clipped: number } {
     // A reflection that matters is one patch of some size; over-exposed paper breaks into many
     // small ones between the lines of print.
     if (edge || patch.length < MIN_PATCH * cols * rows) continue;
+    // A reflection is the image of a lamp or a window: one convex blob or streak. Paper burnt out
+    // along the print follows the print's gaps and is jagged (dev: reflections over the fields fill
+    // 85-95% of their convex hull, over-exposed pale cards 51-58%).
+    if (patch.length / hullArea(patch, cols) < MIN_SOLIDITY) continue;
     const span = new Map<number, [number, number]>();
     for (const i of patch) {
       const r = Math.floor(i / cols);
@@ -183,6 +188,40 @@ function burntOut(grey: Buffer, w: number, h: number): { clipped: number } {
   }
   return { clipped: hidden / (cols * rows) };
 }
+/** The area of the convex hull of a patch's blocks (their corners, in blocks), by Andrew's monotone chain. */
+function hullArea(patch: number[], cols: number): number {
+  const corners = patch
+    .flatMap((i) => {
+      const x = i % cols;
+      const y = Math.floor(i / cols);
+      return [
+        [x, y],
+        [x + 1, y],
+        [x, y + 1],
+        [x + 1, y + 1],
+      ] as [number, number][];
+    })
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const half = (points: [number, number][]) => {
+    const chain: [number, number][] = [];
+    for (const p of points) {
+      while (chain.length >= 2 && cross(chain[chain.length - 2]!, chain[chain.length - 1]!, p) <= 0) chain.pop();
+      chain.push(p);
+    }
+    return chain.slice(0, -1);
+  };
+  const hull = [...half(corners), ...half([...corners].reverse())];
+  let twice = 0;
+  for (let k = 0; k < hull.length; k++) {
+    const [a, b] = [hull[k]!, hull[(k + 1) % hull.length]!];
+    twice += a[0] * b[1] - b[0] * a[1];
+  }
+  return Math.abs(twice) / 2;
+}
+/** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
+const MIN_SOLIDITY = 0.75;
 /** Share of a burnt-out patch's outline that may stay unburnt (print) for it to be a reflection. */
 const MAX_PRINT_INSIDE = 0.1;
 /** Smallest patch counted, as a share of the picture (half a glare line's worth). */

@@ -117,6 +117,33 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(veiled, 'document').problems).toEqual(['glare']);
   });
 
+  it('a reflection is one convex blob or streak: a diagonal streak is glare, a jagged burnt-out shape of the same size is not', async () => {
+    const card = await sharp(await textCard())
+      .resize(800)
+      .extend({ top: 250, bottom: 250, left: 240, right: 240, background: '#5060b0' })
+      .toBuffer();
+    const { width, height } = await sharp(card).metadata();
+    const over = async (shape: string) =>
+      judgeQuality(
+        await measureQuality(
+          await sharp(card)
+            .composite([
+              { input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${shape}</svg>`) },
+            ])
+            .jpeg()
+            .toBuffer(),
+        ),
+        'document',
+      ).problems;
+    // A streak across the card at 35 degrees (a window's reflection): convex, though its box is mostly empty.
+    expect(await over('<ellipse cx="640" cy="520" rx="260" ry="34" transform="rotate(35 640 520)" fill="#fff"/>')).toEqual(['glare']);
+    // A larger area burnt out in an L (paper along a margin and between two blocks of print): no
+    // gap within any row or column, but it fills about half of its convex hull.
+    expect(
+      await over('<rect x="420" y="300" width="60" height="320" fill="#fff"/><rect x="420" y="560" width="320" height="60" fill="#fff"/>'),
+    ).toEqual([]);
+  });
+
   it('a well-lit VGA selfie (480 x 640 and 640 x 480) is fine; 320 x 240 is low_resolution', async () => {
     for (const [w, h] of [
       [480, 640],
