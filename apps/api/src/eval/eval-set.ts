@@ -33,10 +33,11 @@ export type Split = 'dev' | 'heldout';
 /** Bump when a change alters any generated case (cached sets on disk are then rebuilt). */
 export const GENERATOR_VERSION = 2;
 /**
- * `heldout` was drawn with `heldout-c94b` until 2026-11-26; its per-case results had been read by
- * then, so it was redrawn with a new seed for the rounds after (docs/pipeline.md, "Splits").
+ * `heldout` was drawn with `heldout-c94b`, then `heldout-3f70` (2026-11-26, fifth round), then
+ * `heldout-92d6` (sixth round, run once mid-round); each time its per-case failures had been read,
+ * so it was drawn again with a new seed for what followed (docs/pipeline.md, "Splits").
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-3f70' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-3fab' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
