@@ -403,12 +403,13 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 
 /**
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
- * for it) is read T (or E, when the typed name holds a Ł: EUCJA), Þ (typed TH) is read P, Ü (typed U) is read II, Ø (typed O) is read @, Ç
- * (typed C) is read G, ß (typed SS) is read LL, L or B, Ø also G (SGNDERGAARD). No check digit stands behind printed text, so a read word that equals a
- * typed word except where such a letter was read as its stand-in is taken as the typed word.
- * Nothing else changes: another surname differs elsewhere. A stand-in that is itself a letter of
- * names (G) counts only when the typed name holds the letter it stands for (`only`), so GALLO is
- * never read as a typed CALLO (nor WEILL as a typed WEISS, unless it was typed Weiß).
+ * for it) is read T, or E (EUCJA); Þ (typed TH) is read P; Ü (typed U) II; Ø (typed O) @, or G
+ * (SGNDERGAARD); Ç (typed C) G; ß (typed SS) LL, L or B. No check digit stands behind printed
+ * text, so a read word that equals a typed word except where such a letter was read as its
+ * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
+ * A stand-in that is itself a letter of names (G, E, L, B) counts only when the typed name holds
+ * the letter it stands for (`only`), so GALLO is never read as a typed CALLO (nor WEILL as a
+ * typed WEISS, unless it was typed Weiß).
  */
 const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'L', read: 'T' },

@@ -135,6 +135,9 @@ function nameValue(line: string): string | null {
   return value.length >= 2 && !ws.every(isLabelWord) ? value : null;
 }
 
+/** A line's start up to a numbered label `n` and what follows it (`after`): a stray mark or two may come first ("\\ 1."). */
+const numberedLabel = (n: string, after: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${after}`;
+
 function labelledName(lines: string[], labels: string[]): string | null {
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -144,7 +147,6 @@ function labelledName(lines: string[], labels: string[]): string | null {
     // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
     // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"): a
     // digit alone is as often a speck read from the card.
-    const numberedLabel = (n: string, dot: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${dot}`;
     const nextFollows = () => new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s')).test(lines[i + 1] ?? '');
     const inline =
       new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`).exec(raw) ??
