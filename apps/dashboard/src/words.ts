@@ -13,6 +13,7 @@ const REASONS: Record<string, string> = {
   image_too_dark: 'An image is too dark.',
   glare: 'Glare hides part of the document.',
   low_resolution: 'An image has too few pixels to judge.',
+  document_on_screen: 'The document was photographed off a screen, not held in the hand.',
 };
 
 export function reasonInWords(code: string): string {

@@ -5,7 +5,7 @@ import { actionInWords, percent, reasonInWords, SCORE_LABELS, when } from '../sr
 describe('plain words for reviewers', () => {
   it('every verdict reason of the contract has a sentence, unknown codes stay readable', () => {
     for (const r of VERDICT_REASONS) expect(reasonInWords(r)).toMatch(/^[A-Z].*\.$/);
-    for (const r of ['image_too_dark', 'glare', 'low_resolution']) expect(reasonInWords(r)).not.toBe(r);
+    for (const r of ['image_too_dark', 'glare', 'low_resolution', 'document_on_screen']) expect(reasonInWords(r)).not.toBe(r);
     expect(reasonInWords('some_new_reason')).toBe('some new reason');
   });
   it('every score and audit action has a label', () => {

@@ -122,6 +122,8 @@ export const VERDICT_REASONS = [
   'image_too_dark',
   'glare',
   'low_resolution',
+  // Within /v1 (decisions.md: more may appear): the document was photographed off a screen.
+  'document_on_screen',
 ] as const;
 export type VerdictReason = (typeof VERDICT_REASONS)[number];
 

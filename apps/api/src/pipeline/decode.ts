@@ -110,6 +110,25 @@ export async function greyRegionPng(
   return greyPagePng(await greyPixels(fromDecoded(img).extract({ left, top, width, height }), target), opts.binarise);
 }
 
+/**
+ * A region of an upload, in pixels of the oriented image as taken, decoded at that resolution
+ * (not downscaled) as one grey channel, under the same policy as `decodeImage`: fine detail that
+ * the decoded copy averages away (a screen's pixel grid) is only seen here.
+ */
+export async function nativeGreyRegion(
+  bytes: Buffer,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<GreyPage> {
+  const { data, info } = await sharp(bytes, SHARP_POLICY)
+    .rotate()
+    .extract(region)
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
 /** A grey picture, one byte per pixel: what text recognition reads. */
 export interface GreyPage {
   pixels: Buffer;

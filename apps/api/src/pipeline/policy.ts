@@ -50,6 +50,8 @@ export interface PolicyInput {
   qualityProblems: readonly QualityProblem[];
   /** null without active liveness. */
   liveness: number | null;
+  /** The document was photographed off a screen (screen-capture.ts): a person looks. */
+  documentOnScreen: boolean;
 }
 
 /** Reasons first, then the verdict: any rejecting reason rejects; else any review reason reviews. */
@@ -76,6 +78,7 @@ export function decide(i: PolicyInput): { verdict: Verdict; reasons: string[] } 
     else if (i.liveness < POLICY.liveness.review) review.add('liveness_failed');
   }
   for (const p of i.qualityProblems) review.add(p);
+  if (i.documentOnScreen) review.add('document_on_screen');
   const verdict: Verdict = reject.size ? 'rejected' : review.size ? 'review' : 'approved';
   const reasons = [...reject, ...[...review].filter((r) => !reject.has(r))];
   return { verdict, reasons: verdict === 'approved' ? [] : reasons };

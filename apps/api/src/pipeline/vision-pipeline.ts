@@ -25,6 +25,7 @@ import {
 } from './pipeline.js';
 import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
+import { screenPattern, SCREEN_PATTERN_LINE } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
@@ -97,6 +98,16 @@ export class VisionPipeline implements VerificationPipeline {
         : null;
       return { docFace, selfieFace, liveness: liveness?.score ?? null };
     };
+    // A document shown on a screen and photographed: judged in its portrait at the resolution
+    // taken (screen-capture.ts), beside the other stages. Pixels that decoded once decode again;
+    // should the second decode fail all the same, nothing is judged rather than the run lost.
+    const onScreen = async () => {
+      const face = await docFaceFound;
+      if (!face) return false;
+      const [left, top, width, height] = face.box;
+      const share = await timed('quality', () => screenPattern(images.docFront, front, { left, top, width, height }).catch(() => null));
+      return share !== null && share >= SCREEN_PATTERN_LINE;
+    };
     const readDocument = async () => {
       // A driving licence seldom has an MRZ: its printed text is read while the zone is looked
       // for (on a second OCR worker), instead of after (the zone, when found, still wins).
@@ -145,7 +156,11 @@ export class VisionPipeline implements VerificationPipeline {
       const greyBetter = nameIn(grey) - nameIn(inked) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
       return greyBetter > 0 ? { reading: grey, other: inked } : { reading: inked, other: grey };
     };
-    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }] = await Promise.all([readDocument(), facesAndLiveness()]);
+    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }, documentOnScreen] = await Promise.all([
+      readDocument(),
+      facesAndLiveness(),
+      onScreen(),
+    ]);
 
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
     const printed = mrz ? null : printedFields(text.text);
@@ -208,6 +223,7 @@ export class VisionPipeline implements VerificationPipeline {
       expiryRead: fields.expiryDate !== null,
       qualityProblems,
       liveness,
+      documentOnScreen,
     });
     const scores: Scores = {
       document_ocr: round(documentOcr),

@@ -237,6 +237,7 @@ describe('policy', () => {
     documentExpired: false,
     qualityProblems: [],
     liveness: null,
+    documentOnScreen: false,
   };
   it('approves when every score clears its review line', () => {
     expect(decide(ok)).toEqual({ verdict: 'approved', reasons: [] });
@@ -259,6 +260,12 @@ describe('policy', () => {
       reasons: ['low_resolution'],
     });
     expect(decide({ ...ok, faceMatch: null })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
+    // A recapture goes to a person whatever else scored, with its own reason.
+    expect(decide({ ...ok, documentOnScreen: true })).toEqual({ verdict: 'review', reasons: ['document_on_screen'] });
+    expect(decide({ ...ok, documentOnScreen: true, faceMatch: 0.2 })).toEqual({
+      verdict: 'rejected',
+      reasons: ['face_mismatch', 'document_on_screen'],
+    });
     expect(decide({ ...ok, documentExpired: true }).reasons).toEqual(['document_expired']);
   });
   it('never approves a document whose expiry date was not read (its validity is unknown)', () => {
@@ -277,6 +284,7 @@ describe('liveness policy', () => {
     documentReadable: true,
     documentExpired: false,
     qualityProblems: [],
+    documentOnScreen: false,
   };
   it('all steps passed approves; one missed step reviews; half or fewer rejects', () => {
     expect(decide({ ...ok, liveness: 1 }).verdict).toBe('approved');

@@ -1,0 +1,99 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeImage } from '../../src/pipeline/decode.js';
+import { peakShare, screenPattern, SCREEN_PATTERN_LINE } from '../../src/pipeline/screen-capture.js';
+import { face } from '../../src/eval/synthetic-documents.js';
+import { Rng } from '../../src/eval/random.js';
+
+// A page with a portrait, then photographed: at a slight angle, scaled, as a JPEG. The screen is
+// built here, unlike the evaluation set's (a 4-cell pitch with a dark column, not 3 cells with a
+// dark row), so the test does not only recognise the generator's own grid.
+const PAGE = { width: 2400, height: 1600 };
+const PORTRAIT = { left: 400, top: 300, width: 700, height: 900 };
+
+async function page(): Promise<Buffer> {
+  const portrait = await sharp(face('grace_hopper.jpg')).resize(PORTRAIT.width, PORTRAIT.height).png().toBuffer();
+  const { data, info } = await sharp({ create: { ...PAGE, channels: 3, background: '#f2f0ea' } })
+    .composite([{ input: portrait, left: PORTRAIT.left, top: PORTRAIT.top }])
+    .toColourspace('srgb')
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect(info.channels).toBe(3);
+  return data;
+}
+
+/** Each pixel of a quarter-size copy shown as 4 x 4 sensor cells: R, G, B columns and a dark one. */
+async function onScreen(pixels: Buffer): Promise<Buffer> {
+  const w = PAGE.width / 4;
+  const h = PAGE.height / 4;
+  const small = await sharp(pixels, { raw: { ...PAGE, channels: 3 } })
+    .resize(w, h)
+    .raw()
+    .toBuffer();
+  const out = Buffer.alloc(PAGE.width * PAGE.height * 3);
+  for (let y = 0; y < PAGE.height; y++) {
+    for (let x = 0; x < PAGE.width; x++) {
+      const cell = x % 4;
+      const v = cell === 3 ? 0 : small[(Math.floor(y / 4) * w + Math.floor(x / 4)) * 3 + cell]!;
+      out[(y * PAGE.width + x) * 3 + (cell === 3 ? 0 : cell)] = Math.min(255, v * 1.4);
+    }
+  }
+  return out;
+}
+
+/** Photographed: turned 3 degrees, scaled (85%: decoded as taken; 120%: over 2048 px, downscaled on decode), JPEG at quality 85. */
+function photograph(pixels: Buffer, scale = 0.85): Promise<Buffer> {
+  return sharp(pixels, { raw: { ...PAGE, channels: 3 } })
+    .rotate(3, { background: '#333' })
+    .resize({ width: Math.round(PAGE.width * scale) })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+async function measure(jpeg: Buffer) {
+  const img = await decodeImage(jpeg);
+  // The portrait box, as the face stage would give it (relative), after the turn and the scaling.
+  const portrait = { left: 0.2, top: 0.22, width: 0.22, height: 0.45 };
+  return screenPattern(jpeg, img, portrait);
+}
+
+describe('screen recapture (screen-capture.ts)', () => {
+  it.each([0.85, 1.2])(
+    'a portrait photographed off a screen is over the line; the same portrait on paper is under it (scale %s)',
+    async (scale) => {
+      const paper = await page();
+      const screen = await onScreen(paper);
+      const onPaper = await measure(await photograph(paper, scale));
+      const offScreen = await measure(await photograph(screen, scale));
+      expect(onPaper).not.toBeNull();
+      expect(offScreen).not.toBeNull();
+      expect(onPaper!).toBeLessThan(SCREEN_PATTERN_LINE);
+      expect(offScreen!).toBeGreaterThanOrEqual(SCREEN_PATTERN_LINE);
+    },
+  );
+
+  it('a portrait too small at the resolution taken for one tile is not judged', async () => {
+    const jpeg = await photograph(await page());
+    const img = await decodeImage(jpeg);
+    expect(await screenPattern(jpeg, img, { left: 0.2, top: 0.2, width: 0.04, height: 0.05 })).toBeNull();
+  });
+
+  it('a grid concentrates its power in a few frequencies; noise and a photograph spread it', async () => {
+    const N = 128;
+    const grid = new Float64Array(N * N).map(
+      (_, i) => Math.sin(((i % N) * 2 * Math.PI) / 3) + Math.sin((Math.floor(i / N) * 2 * Math.PI) / 4),
+    );
+    const rng = Rng.of('screen-capture-test');
+    const noise = new Float64Array(N * N).map(() => rng.gauss());
+    const { data } = await sharp(face('grace_hopper.jpg'))
+      .greyscale()
+      .extract({ left: 200, top: 150, width: N, height: N })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const photo = Float64Array.from(data, (v) => v - 128);
+    expect(peakShare(grid)).toBeGreaterThan(0.5);
+    expect(peakShare(noise)).toBeLessThan(0.05);
+    expect(peakShare(photo)).toBeLessThan(SCREEN_PATTERN_LINE);
+  });
+});
