@@ -23,7 +23,7 @@ const MIN_RADIUS = TILE / 8;
 const MAX_RADIUS = TILE / 2;
 /** How many of the strongest frequencies the concentration adds up. */
 const PEAKS = 4;
-/** Tile centres within the portrait, as shares of its side from its centre. */
+/** Tile centres around the portrait's centre, as shares of its side (a small portrait's outer tiles reach past its edge). */
 const TILE_OFFSETS: readonly [number, number][] = [
   [0, 0],
   [-0.25, -0.25],
