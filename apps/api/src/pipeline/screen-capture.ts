@@ -77,16 +77,16 @@ function greyRegionOf(img: DecodedImage, r: { left: number; top: number; width: 
   return { pixels, width: r.width, height: r.height };
 }
 
+/** The Hann window over a tile's side, computed once. */
+const HANN = Float64Array.from({ length: TILE }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / TILE));
+
 /** A tile's grey levels, mean removed and Hann-windowed (so the tile's own edges add no false frequencies). */
 function tileOf(pixels: Buffer, width: number, x0: number, y0: number): Float64Array {
   const t = new Float64Array(TILE * TILE);
   let mean = 0;
   for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) mean += t[y * TILE + x] = pixels[(y0 + y) * width + x0 + x]!;
   mean /= t.length;
-  for (let y = 0; y < TILE; y++) {
-    const wy = 0.5 - 0.5 * Math.cos((2 * Math.PI * y) / TILE);
-    for (let x = 0; x < TILE; x++) t[y * TILE + x] = (t[y * TILE + x]! - mean) * wy * (0.5 - 0.5 * Math.cos((2 * Math.PI * x) / TILE));
-  }
+  for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) t[y * TILE + x] = (t[y * TILE + x]! - mean) * HANN[y]! * HANN[x]!;
   return t;
 }
 
@@ -150,9 +150,13 @@ function powerSpectrum(tile: Float64Array): Float64Array {
   return power;
 }
 
-/** In-place iterative radix-2 FFT (length a power of two). */
+/** The transform's twiddle factors for length TILE, computed once: e^(-2 pi i k / TILE). */
+const TWIDDLE_RE = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / TILE));
+const TWIDDLE_IM = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / TILE));
+
+/** In-place iterative radix-2 FFT of length TILE. */
 function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
+  const n = TILE;
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
@@ -163,11 +167,11 @@ function fft(re: Float64Array, im: Float64Array): void {
     }
   }
   for (let len = 2; len <= n; len <<= 1) {
-    const angle = (-2 * Math.PI) / len;
+    const stride = n / len;
     for (let i = 0; i < n; i += len) {
       for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(angle * k);
-        const wi = Math.sin(angle * k);
+        const wr = TWIDDLE_RE[k * stride]!;
+        const wi = TWIDDLE_IM[k * stride]!;
         const a = i + k;
         const b = a + len / 2;
         const vr = re[b]! * wr - im[b]! * wi;
