@@ -15,7 +15,7 @@ import {
   type FlowState,
   type Step,
 } from './flow/machine.js';
-import { runLiveness, type LivenessView, type Reading } from './flow/liveness.js';
+import { LIVENESS_TIMINGS, runLiveness, type LivenessView, type Reading } from './flow/liveness.js';
 import { VerificationSession } from './flow/session.js';
 import { preloadFaceDetector, selfieHasFace } from './quality/face-check.js';
 import { loadVision } from './vision/vision.js';
@@ -271,8 +271,11 @@ export class ServiceWidget extends LitElement {
           alive();
           const video = this.camera.liveVideo;
           const detection = video && vision ? await vision.detect(video) : null;
+          // A frame that could not be read is a reading without a face, not a device without
+          // vision (which would end the wait for the anchor); spaced so a failing read cannot spin.
+          if (vision && !detection) await new Promise((resolve) => setTimeout(resolve, LIVENESS_TIMINGS.idleTickMs));
           alive();
-          return { face: detection?.face ?? null, luma: detection?.luma ?? 255, vision: detection !== null };
+          return { face: detection?.face ?? null, luma: detection?.luma ?? 255, vision: vision !== null };
         },
         onView: (view) => {
           if (run === this.livenessRun) this.live = view;

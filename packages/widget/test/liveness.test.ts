@@ -16,9 +16,20 @@ const info: LivenessInfo = {
 };
 const POSES: LivenessPose[] = ['turn_left', 'look_up', 'turn_right', 'look_down'];
 
-/** A scripted challenge: `expire(step)` answers that step's frames with challenge_expired this many times. */
-function harness(opts: { expire?: Record<number, number>; readings?: (t: number, pose: LivenessPose | null) => Reading } = {}) {
+/**
+ * A scripted challenge: `expire(step)` answers that step's frames with challenge_expired this many times.
+ * `modelsAnswerAt`: the face models answer nothing before this time (a slow first inference); a
+ * reading asked for earlier either answers then or, if the step's deadline comes first, times out.
+ */
+function harness(
+  opts: {
+    expire?: Record<number, number>;
+    readings?: (t: number, pose: LivenessPose | null) => Reading;
+    modelsAnswerAt?: number;
+  } = {},
+) {
   let clock = 0;
+  let deadline: { at: number; fire: () => void } | null = null;
   let step = 0;
   const uploads: { role: string; url: string; at: number }[] = [];
   const sleeps: number[] = [];
@@ -63,6 +74,16 @@ function harness(opts: { expire?: Record<number, number>; readings?: (t: number,
       info,
       grab: async () => new Blob(['jpeg']),
       read: async () => {
+        const answerAt = opts.modelsAnswerAt ?? 0;
+        if (clock < answerAt) {
+          // The step's deadline (asked for just before this reading) comes first: the reading is late.
+          if (deadline !== null && deadline.at < answerAt) {
+            clock = deadline.at;
+            deadline.fire();
+            return new Promise<Reading>(() => {});
+          }
+          clock = answerAt;
+        }
         clock += 50;
         return opts.readings
           ? opts.readings(clock, views.at(-1)?.phase === 'pose' ? current : null)
@@ -73,12 +94,21 @@ function harness(opts: { expire?: Record<number, number>; readings?: (t: number,
         sleeps.push(ms);
         clock += ms;
       },
-      readTimeout: () => new Promise<void>(() => {}),
+      readTimeout: (ms) => new Promise<void>((fire) => (deadline = { at: clock + ms, fire })),
       random: () => 0.5,
       now: () => clock,
     });
   return { run, uploads, sleeps, views };
 }
+
+/** A centred frontal face, and the same face turned well past the widget's line for a pose. */
+const front = { score: 0.9, box: [0.35, 0.25, 0.3, 0.45] as [number, number, number, number], yaw: 2, pitch: 10 };
+const turned = (pose: LivenessPose) => {
+  const d = WIDGET_MIN_DELTA_DEGREES + 5;
+  const yaw = pose === 'turn_left' ? front.yaw - d : pose === 'turn_right' ? front.yaw + d : front.yaw;
+  const pitch = pose === 'look_down' ? front.pitch + d : pose === 'look_up' ? front.pitch - d : front.pitch;
+  return { ...front, yaw, pitch };
+};
 
 describe('the liveness run', () => {
   it('without on-device vision: the anchor, then four beacons each timing out after 10 s, bursts of 4 frames 150-300 ms apart', async () => {
@@ -100,13 +130,6 @@ describe('the liveness run', () => {
   });
 
   it('with a head that follows: the burst is taken once the pose is held, well before the timeout', async () => {
-    const front = { score: 0.9, box: [0.35, 0.25, 0.3, 0.45] as [number, number, number, number], yaw: 2, pitch: 10 };
-    const turned = (pose: LivenessPose) => {
-      const d = WIDGET_MIN_DELTA_DEGREES + 5;
-      const yaw = pose === 'turn_left' ? front.yaw - d : pose === 'turn_right' ? front.yaw + d : front.yaw;
-      const pitch = pose === 'look_down' ? front.pitch + d : pose === 'look_up' ? front.pitch - d : front.pitch;
-      return { ...front, yaw, pitch };
-    };
     const h = harness({ readings: (_t, pose) => ({ face: pose ? turned(pose) : front, luma: 128, vision: true }) });
     await h.run();
     const step1 = h.uploads.find((u) => u.role === 'liveness-1-1')!.at;
@@ -114,6 +137,38 @@ describe('the liveness run', () => {
     expect(h.views.some((v) => v.phase === 'pose' && v.reached)).toBe(true);
     expect(h.views.some((v) => v.timedOut)).toBe(false);
     expect(h.views.some((v) => v.phase === 'centre')).toBe(true);
+  });
+
+  it('face models that first answer after 6 s: the anchor waits for them, and every pose is still judged', async () => {
+    const h = harness({ modelsAnswerAt: 6_000, readings: (_t, pose) => ({ face: pose ? turned(pose) : front, luma: 128, vision: true }) });
+    await h.run();
+    const anchorAt = h.uploads.find((u) => u.role === 'liveness-anchor')!.at;
+    expect(anchorAt).toBeGreaterThanOrEqual(6_000);
+    expect(anchorAt).toBeLessThan(LIVENESS_TIMINGS.anchorMaxWaitMs);
+    expect(new Set(h.views.filter((v) => v.phase === 'pose' && v.reached).map((v) => v.step))).toEqual(new Set([1, 2, 3, 4]));
+    expect(h.views.some((v) => v.timedOut)).toBe(false);
+  });
+
+  it('models that never answer: the anchor is taken at the 12 s bound and each step times out, nobody is stuck', async () => {
+    const h = harness({ modelsAnswerAt: Infinity, readings: () => ({ face: front, luma: 128, vision: true }) });
+    await h.run();
+    expect(h.uploads.find((u) => u.role === 'liveness-anchor')!.at).toBe(LIVENESS_TIMINGS.anchorMaxWaitMs);
+    expect(h.views.filter((v) => v.timedOut && v.phase === 'burst')).toHaveLength(4);
+    expect(h.uploads).toHaveLength(17);
+  });
+
+  it('a face found but never centred: the anchor frame 4 s after the first face, and poses judged against that face', async () => {
+    const aside = { ...front, box: [0.02, 0.25, 0.3, 0.45] as [number, number, number, number] };
+    expect(feedbackFor(aside, 128)).toBe('off_centre');
+    const h = harness({
+      readings: (t, pose) =>
+        t < 1_000 ? { face: null, luma: 128, vision: true } : { face: pose ? turned(pose) : aside, luma: 128, vision: true },
+    });
+    await h.run();
+    const anchorAt = h.uploads.find((u) => u.role === 'liveness-anchor')!.at;
+    expect(anchorAt).toBeGreaterThanOrEqual(1_000 + LIVENESS_TIMINGS.anchorWaitMs);
+    expect(anchorAt).toBeLessThan(1_000 + LIVENESS_TIMINGS.anchorWaitMs + 200);
+    expect(new Set(h.views.filter((v) => v.phase === 'pose' && v.reached).map((v) => v.step))).toEqual(new Set([1, 2, 3, 4]));
   });
 
   it('challenge_expired repeats the step with the re-issued beacon', async () => {

@@ -25,8 +25,14 @@ export const LIVENESS_TIMINGS = {
   /** Frames of a burst are 150-300 ms apart. */
   burstGapMinMs: 150,
   burstGapMaxMs: 300,
-  /** Longest wait for a centred face before the anchor frame is taken anyway. */
+  /** Longest wait for a centred face, counted from the first face the models find, before the anchor frame is taken anyway. */
   anchorWaitMs: 4_000,
+  /**
+   * Longest wait for the anchor in all. The face models' first inferences can take seconds on a
+   * slow phone or a busy machine; the 4 s above only start once they answer with a face, so a
+   * late model does not leave the run without an anchor (and every pose unjudgeable).
+   */
+  anchorMaxWaitMs: 12_000,
   /** "Back to centre" waits for the face near the anchor, at least the first, at most the second. */
   centreMinMs: 600,
   centreMaxMs: 2_500,
@@ -102,19 +108,25 @@ export async function runLiveness(d: LivenessDeps): Promise<void> {
     return reading;
   };
 
-  // The anchor: a frontal frame, taken once the face is centred (or after a short wait).
+  // The anchor: a frontal frame, taken once the face is centred, or 4 s after the models first
+  // found a face (12 s at most). Poses are judged against the centred face, else the last face seen.
   show({});
   let anchor: FaceReading | null = null;
+  let lastFace: FaceReading | null = null;
   const anchorStart = d.now();
-  while (d.now() - anchorStart < LIVENESS_TIMINGS.anchorWaitMs) {
-    const r = await tick(anchorStart + LIVENESS_TIMINGS.anchorWaitMs);
+  let anchorDeadline = anchorStart + LIVENESS_TIMINGS.anchorMaxWaitMs;
+  while (d.now() < anchorDeadline) {
+    const r = await tick(anchorDeadline);
     show({ feedback: r.vision ? feedbackFor(r.face, r.luma) : null });
     if (!r.vision) break;
+    if (r.face && lastFace === null) anchorDeadline = Math.min(anchorDeadline, d.now() + LIVENESS_TIMINGS.anchorWaitMs);
+    lastFace = r.face ?? lastFace;
     if (r.face && feedbackFor(r.face, r.luma) === 'ok') {
       anchor = r.face;
       break;
     }
   }
+  anchor ??= lastFace;
   await d.session.putFrame(LIVENESS_ANCHOR_ROLE, d.info.anchor, await d.grab());
   check();
 
