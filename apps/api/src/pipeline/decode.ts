@@ -111,16 +111,18 @@ export async function greyRegionPng(
 }
 
 /**
- * A region of an upload, in pixels of the oriented image as taken, decoded at that resolution
- * (not downscaled) as one grey channel, under the same policy as `decodeImage`: fine detail that
- * the decoded copy averages away (a screen's pixel grid) is only seen here.
+ * A region, in pixels of the oriented image as taken, at that resolution as one grey channel: from
+ * the decoded copy when it was not downscaled, else decoded again from the upload under the same
+ * policy as `decodeImage` (fine detail the downscaled copy averages away, a screen's pixel grid, is
+ * only seen there). Both ways the same grey (libvips'), so a measure does not depend on the size.
  */
-export async function nativeGreyRegion(
+export async function greyRegionAsTaken(
   bytes: Buffer,
+  img: DecodedImage,
   region: { left: number; top: number; width: number; height: number },
 ): Promise<GreyPage> {
-  const { data, info } = await sharp(bytes, SHARP_POLICY)
-    .rotate()
+  const asTaken = img.pixelWidth === img.width && img.pixelHeight === img.height;
+  const { data, info } = await (asTaken ? fromDecoded(img) : sharp(bytes, SHARP_POLICY).rotate())
     .extract(region)
     .greyscale()
     .extractChannel(0)

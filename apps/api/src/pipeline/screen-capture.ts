@@ -1,5 +1,5 @@
 import type { DecodedImage, Region } from './decode.js';
-import { nativeGreyRegion } from './decode.js';
+import { greyRegionAsTaken } from './decode.js';
 
 /**
  * A document shown on a monitor or phone and photographed (a recapture) is not a document in the
@@ -51,8 +51,7 @@ export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: 
   const bottom = Math.min(img.height, Math.round(cy + reach));
   if (right - left < TILE || bottom - top < TILE) return null;
   const region = { left, top, width: right - left, height: bottom - top };
-  // Decoded at the resolution taken already (not downscaled): no second decode.
-  const grey = img.pixelWidth === img.width ? greyRegionOf(img, region) : await nativeGreyRegion(bytes, region);
+  const grey = await greyRegionAsTaken(bytes, img, region);
   const shares: number[] = [];
   for (const [dx, dy] of TILE_OFFSETS) {
     const x0 = Math.round(cx + dx * side - TILE / 2) - left;
@@ -63,18 +62,6 @@ export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: 
   if (!shares.length) return null;
   shares.sort((a, b) => a - b);
   return shares[Math.floor(shares.length / 2)]!;
-}
-
-/** A region of decoded pixels as grey levels (Rec. 709 weights). */
-function greyRegionOf(img: DecodedImage, r: { left: number; top: number; width: number; height: number }) {
-  const pixels = Buffer.alloc(r.width * r.height);
-  for (let y = 0; y < r.height; y++) {
-    for (let x = 0; x < r.width; x++) {
-      const o = ((r.top + y) * img.pixelWidth + r.left + x) * 3;
-      pixels[y * r.width + x] = Math.round(0.2126 * img.pixels[o]! + 0.7152 * img.pixels[o + 1]! + 0.0722 * img.pixels[o + 2]!);
-    }
-  }
-  return { pixels, width: r.width, height: r.height };
 }
 
 /** The Hann window over a tile's side, computed once. */
