@@ -131,6 +131,33 @@ export async function greyRegionAsTaken(
   return { pixels: data, width: info.width, height: info.height };
 }
 
+/** A region of decoded pixels as an image of its own (a copy of its rows; the size as taken scaled alike). */
+export function cropDecoded(img: DecodedImage, r: Region): DecodedImage {
+  const W = img.pixelWidth;
+  const x0 = Math.max(0, Math.min(W - 1, Math.floor(r.left * W)));
+  const y0 = Math.max(0, Math.min(img.pixelHeight - 1, Math.floor(r.top * img.pixelHeight)));
+  const w = Math.max(1, Math.min(W - x0, Math.round(r.width * W)));
+  const h = Math.max(1, Math.min(img.pixelHeight - y0, Math.round(r.height * img.pixelHeight)));
+  const pixels = Buffer.allocUnsafe(w * h * 3);
+  for (let y = 0; y < h; y++) img.pixels.copy(pixels, y * w * 3, ((y0 + y) * W + x0) * 3, ((y0 + y) * W + x0 + w) * 3);
+  return {
+    width: Math.round((w / W) * img.width),
+    height: Math.round((h / img.pixelHeight) * img.height),
+    pixels,
+    pixelWidth: w,
+    pixelHeight: h,
+  };
+}
+
+/** A region given relative to a whole image, relative to a part of it instead (clipped to that part). */
+export function regionWithin(r: Region, part: Region): Region {
+  const left = Math.max(0, (r.left - part.left) / part.width);
+  const top = Math.max(0, (r.top - part.top) / part.height);
+  const right = Math.min(1, (r.left + r.width - part.left) / part.width);
+  const bottom = Math.min(1, (r.top + r.height - part.top) / part.height);
+  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+}
+
 /** A grey picture, one byte per pixel: what text recognition reads. */
 export interface GreyPage {
   pixels: Buffer;

@@ -49,7 +49,7 @@ export async function estimateSkew(img: DecodedImage): Promise<number> {
 }
 
 /** Coordinates (x, y pairs) of pixels clearly darker than the mean of their 9 x 9 neighbourhood. */
-function inkPoints(grey: Buffer, w: number, h: number): number[] {
+export function inkPoints(grey: Buffer, w: number, h: number): number[] {
   // Integral image for box means.
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {

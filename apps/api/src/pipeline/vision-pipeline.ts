@@ -1,5 +1,15 @@
 import type { FieldsExtracted, Scores } from '@service/contract';
-import { decodeImage, ImageDecodeError, straighten, type DecodedImage, type Region } from './decode.js';
+import {
+  cropDecoded,
+  decodeImage,
+  ImageDecodeError,
+  regionWithin,
+  straighten,
+  type DecodedImage,
+  type GreyPage,
+  type Region,
+} from './decode.js';
+import { documentRegion } from './find-document.js';
 import { FaceAnalyzer, type FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, showsZoneLine, type MrzFields } from './mrz.js';
@@ -140,21 +150,46 @@ export class VisionPipeline implements VerificationPipeline {
       // Printed text has no check digit: where it misread the typed name in a known way (a letter
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
       const page = await timed('ocr', () => textPage(front, { blank, rotateDegrees: turn }));
-      const read = async (binarise: boolean) => {
-        const r = await timed('ocr', () => this.ocr.readPage(page, { binarise }));
+      const read = async (on: GreyPage, binarise: boolean) => {
+        const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
       };
       const nameIn = (r: TextReading) =>
         v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, r), r.text) : 1;
+      const better = (a: TextReading, b: TextReading) =>
+        nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
-      const inked = await read(true);
+      const inked = await read(page, true);
       const settled = inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review;
       if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, other: null };
-      const grey = await read(false);
+      const grey = await read(page, false);
       if (settled) return { reading: inked, other: grey };
-      const greyBetter = nameIn(grey) - nameIn(inked) || fieldsIn(grey.text) - fieldsIn(inked.text) || grey.confidence - inked.confidence;
-      return greyBetter > 0 ? { reading: grey, other: inked } : { reading: inked, other: grey };
+      let [best, other] = better(grey, inked) > 0 ? [grey, inked] : [inked, grey];
+      // Neither reading is sure of the name or the fields: a document smaller in the frame is read
+      // once more on its own block (find-document.ts), more pixels per letter and none of the
+      // background's junk words. Only then, and kept only where no worse in name, fields and
+      // confidence and better in what document_ocr makes of them (`readScore`): read on its block
+      // alone, dev cards that read well as a whole lost lines at their edges, and a licence's
+      // block read the name better but lost a date and went to review.
+      const weak = nameIn(best) < POLICY.nameMatch.review || readScore(best) < POLICY.documentOcr.review;
+      const block = weak && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
+      if (block && blank) {
+        const blockPage = await timed('ocr', () =>
+          textPage(cropDecoded(front, block), { blank: regionWithin(blank, block), rotateDegrees: turn }),
+        );
+        // Binarised, then (when that is not kept) as it is, as the whole side was.
+        for (const binarise of [true, false]) {
+          const onBlock = await read(blockPage, binarise);
+          const noWorse =
+            nameIn(onBlock) >= nameIn(best) && fieldsIn(onBlock.text) >= fieldsIn(best.text) && onBlock.confidence >= best.confidence;
+          if (noWorse && readScore(onBlock) > readScore(best)) {
+            [best, other] = [onBlock, best];
+            break;
+          }
+        }
+      }
+      return { reading: best, other };
     };
     const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }, documentOnScreen] = await Promise.all([
       readDocument(),
@@ -291,6 +326,10 @@ export class VisionPipeline implements VerificationPipeline {
     return level;
   }
 }
+
+/** A printed reading as document_ocr scores it (its confidence and fields found, `fieldsIn` counting six), before the face. */
+const readScore = (r: TextReading) =>
+  documentOcrScore({ mrzRead: false, textConfidence: r.confidence, fieldsFound: Math.min(5, fieldsIn(r.text)), documentFace: true });
 
 /** Where the first reading of a zone starts: the bottom 40% of the side. */
 const MRZ_BOTTOM = 0.6;
