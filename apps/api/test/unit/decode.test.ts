@@ -1,7 +1,15 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@service/contract';
-import { decodeImage, greyPage, greyPagePng, greyRegionPng, ImageDecodeError } from '../../src/pipeline/decode.js';
+import {
+  cropDecoded,
+  decodeImage,
+  greyPage,
+  greyPagePng,
+  greyRegionPng,
+  ImageDecodeError,
+  regionWithin,
+} from '../../src/pipeline/decode.js';
 import { estimateSkew } from '../../src/pipeline/skew.js';
 import { textCard } from '../../src/eval/synthetic-documents.js';
 
@@ -111,5 +119,30 @@ describe('greyPage: a side prepared once for text recognition', () => {
       const meta = await sharp(png).metadata();
       expect({ w: meta.width, h: meta.height, channels: meta.channels }).toEqual({ w: 1600, h: 1000, channels: 1 });
     }
+  });
+});
+
+describe('cropDecoded and regionWithin: a document block read on its own', () => {
+  it("copies exactly the region's pixels and scales the size as taken alike", async () => {
+    // 4 x 3 pixels whose red value is their index, decoded as if downscaled by 2 from 8 x 6.
+    const pixels = Buffer.alloc(4 * 3 * 3);
+    for (let i = 0; i < 12; i++) pixels[i * 3] = i;
+    const img = { width: 8, height: 6, pixels, pixelWidth: 4, pixelHeight: 3 };
+    const crop = cropDecoded(img, { left: 0.25, top: 1 / 3, width: 0.5, height: 2 / 3 });
+    expect([crop.pixelWidth, crop.pixelHeight, crop.width, crop.height]).toEqual([2, 2, 4, 4]);
+    expect([0, 1, 2, 3].map((k) => crop.pixels[k * 3])).toEqual([5, 6, 9, 10]);
+  });
+
+  it('a region of the whole image expressed in the block, clipped to it', () => {
+    const block = { left: 0.2, top: 0.1, width: 0.5, height: 0.8 };
+    const r = regionWithin({ left: 0.3, top: 0.5, width: 0.1, height: 0.2 }, block);
+    expect(r.left).toBeCloseTo(0.2);
+    expect(r.top).toBeCloseTo(0.5);
+    expect(r.width).toBeCloseTo(0.2);
+    expect(r.height).toBeCloseTo(0.25);
+    // Sticking out of the block on the left: cut at its edge.
+    const out = regionWithin({ left: 0.1, top: 0.1, width: 0.2, height: 0.1 }, block);
+    expect(out.left).toBe(0);
+    expect(out.width).toBeCloseTo(0.2);
   });
 });
