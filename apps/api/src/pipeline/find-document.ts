@@ -1,6 +1,19 @@
 import { fromDecoded, type DecodedImage, type Region } from './decode.js';
 import { inkPoints } from './skew.js';
 
+/** Width of the ink map, px (the skew stage's). */
+const ANALYSIS_WIDTH = 600;
+/** Grid cell side, px at the analysis width. */
+const CELL = 12;
+/** Share of a cell's pixels that must be ink for the cell to count as print. */
+const INKED = 0.04;
+/** A block smaller than this many portraits is the portrait's own frame, not a document. */
+const MIN_PORTRAITS = 2;
+/** A block whose box covers more than this share of the photo gains nothing from a crop. */
+const MAX_SHARE = 0.75;
+/** Margin added around the block's box, as a share of its size per side. */
+const MARGIN = 0.08;
+
 /**
  * Where the document lies in a photo, found from its printed portrait and the print around it: a
  * card or a data page is a block of printed lines beside its portrait, and what lies around it (a
@@ -14,19 +27,6 @@ import { inkPoints } from './skew.js';
  * is hardly larger than the portrait, or it covers nearly the whole photo (the document fills the
  * frame, or the background is as inked as print).
  */
-
-const ANALYSIS_WIDTH = 600;
-/** Grid cell side, px at the analysis width. */
-const CELL = 12;
-/** Share of a cell's pixels that must be ink for the cell to count as print. */
-const INKED = 0.04;
-/** A block smaller than this many portraits is the portrait's own frame, not a document. */
-const MIN_PORTRAITS = 2;
-/** A block whose box covers more than this share of the photo gains nothing from a crop. */
-const MAX_SHARE = 0.75;
-/** Margin added around the block's box, as a share of its size per side. */
-const MARGIN = 0.08;
-
 export async function documentRegion(img: DecodedImage, portrait: Region): Promise<Region | null> {
   const { data, info } = await fromDecoded(img)
     .resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) })
