@@ -91,6 +91,20 @@ export interface Region {
   height: number;
 }
 
+/** A relative region in decoded pixels: inside the image, at least one pixel each way. */
+function pixelBox(img: DecodedImage, r: Region): { left: number; top: number; width: number; height: number } {
+  const W = img.pixelWidth;
+  const H = img.pixelHeight;
+  const left = Math.max(0, Math.min(W - 1, Math.floor(r.left * W)));
+  const top = Math.max(0, Math.min(H - 1, Math.floor(r.top * H)));
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(W - left, Math.round(r.width * W))),
+    height: Math.max(1, Math.min(H - top, Math.round(r.height * H))),
+  };
+}
+
 /**
  * A grey PNG of a region, scaled so its width is `width` px at most (`minWidth` at least): text
  * recognition always sees a bounded image whatever was uploaded. `binarise`: as `greyPagePng`.
@@ -100,12 +114,7 @@ export async function greyRegionPng(
   region: Region = { left: 0, top: 0, width: 1, height: 1 },
   opts: { maxWidth: number; minWidth?: number; binarise?: number },
 ): Promise<Buffer> {
-  const W = img.pixelWidth;
-  const H = img.pixelHeight;
-  const left = Math.max(0, Math.min(W - 1, Math.floor(region.left * W)));
-  const top = Math.max(0, Math.min(H - 1, Math.floor(region.top * H)));
-  const width = Math.max(1, Math.min(W - left, Math.round(region.width * W)));
-  const height = Math.max(1, Math.min(H - top, Math.round(region.height * H)));
+  const { left, top, width, height } = pixelBox(img, region);
   const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, width));
   return greyPagePng(await greyPixels(fromDecoded(img).extract({ left, top, width, height }), target), opts.binarise);
 }
@@ -134,10 +143,7 @@ export async function greyRegionAsTaken(
 /** A region of decoded pixels as an image of its own (a copy of its rows; the size as taken scaled alike). */
 export function cropDecoded(img: DecodedImage, r: Region): DecodedImage {
   const W = img.pixelWidth;
-  const x0 = Math.max(0, Math.min(W - 1, Math.floor(r.left * W)));
-  const y0 = Math.max(0, Math.min(img.pixelHeight - 1, Math.floor(r.top * img.pixelHeight)));
-  const w = Math.max(1, Math.min(W - x0, Math.round(r.width * W)));
-  const h = Math.max(1, Math.min(img.pixelHeight - y0, Math.round(r.height * img.pixelHeight)));
+  const { left: x0, top: y0, width: w, height: h } = pixelBox(img, r);
   const pixels = Buffer.allocUnsafe(w * h * 3);
   for (let y = 0; y < h; y++) img.pixels.copy(pixels, y * w * 3, ((y0 + y) * W + x0) * 3, ((y0 + y) * W + x0 + w) * 3);
   return {

@@ -1,9 +1,7 @@
-import { fromDecoded, type DecodedImage, type Region } from './decode.js';
-import { inkPoints } from './skew.js';
+import type { DecodedImage, Region } from './decode.js';
+import { inkOf } from './skew.js';
 
-/** Width of the ink map, px (the skew stage's). */
-const ANALYSIS_WIDTH = 600;
-/** Grid cell side, px at the analysis width. */
+/** Grid cell side, px of the skew stage's ink map (600 px wide). */
 const CELL = 12;
 /** Share of a cell's pixels that must be ink for the cell to count as print. */
 const INKED = 0.04;
@@ -28,14 +26,9 @@ const MARGIN = 0.08;
  * frame, or the background is as inked as print).
  */
 export async function documentRegion(img: DecodedImage, portrait: Region): Promise<Region | null> {
-  const { data, info } = await fromDecoded(img)
-    .resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const ink = inkPoints(data, info.width, info.height);
-  const gw = Math.ceil(info.width / CELL);
-  const gh = Math.ceil(info.height / CELL);
+  const { ink, w, h } = await inkOf(img);
+  const gw = Math.ceil(w / CELL);
+  const gh = Math.ceil(h / CELL);
   const count = new Uint16Array(gw * gh);
   for (let k = 0; k < ink.length; k += 2) count[Math.floor(ink[k + 1]! / CELL) * gw + Math.floor(ink[k]! / CELL)]!++;
   const inked = new Uint8Array(gw * gh);

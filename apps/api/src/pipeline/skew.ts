@@ -5,7 +5,7 @@ export const MAX_SKEW_DEGREES = 15;
 const ANALYSIS_WIDTH = 600;
 
 /** Ink points (x, y pairs) of the grey picture at the analysis width, and that picture's size. */
-async function inkOf(img: DecodedImage): Promise<{ ink: number[]; w: number; h: number }> {
+export async function inkOf(img: DecodedImage): Promise<{ ink: number[]; w: number; h: number }> {
   const { data, info } = await fromDecoded(img)
     .resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) })
     .greyscale()
@@ -49,7 +49,7 @@ export async function estimateSkew(img: DecodedImage): Promise<number> {
 }
 
 /** Coordinates (x, y pairs) of pixels clearly darker than the mean of their 9 x 9 neighbourhood. */
-export function inkPoints(grey: Buffer, w: number, h: number): number[] {
+function inkPoints(grey: Buffer, w: number, h: number): number[] {
   // Integral image for box means.
   const integral = new Float64Array((w + 1) * (h + 1));
   for (let y = 0; y < h; y++) {
