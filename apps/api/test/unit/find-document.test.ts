@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, type Region } from '../../src/pipeline/decode.js';
 import { documentRegion } from '../../src/pipeline/find-document.js';
@@ -26,7 +26,7 @@ async function card(): Promise<Buffer> {
 }
 
 /** The card on `background` at (x, y), and where its portrait's box lands (relative to the photo). */
-async function photograph(background: sharp.Sharp, size: { width: number; height: number }, at: { x: number; y: number }, scale = 1) {
+async function photograph(background: Sharp, size: { width: number; height: number }, at: { x: number; y: number }, scale = 1) {
   let turned = await card();
   if (scale !== 1)
     turned = await sharp(turned)
