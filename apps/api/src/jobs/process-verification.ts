@@ -21,11 +21,14 @@ function pipelineRequest(v: Verification): PipelineRequest {
 
 async function loadImages(deps: AppDeps, v: Verification): Promise<VerificationImages> {
   const get = (role: string) => deps.blobs.get(slotKey(v.tenant_id, v.id, role));
-  const docFront = await get(slotOf('docFront'));
+  // Fetched together: on an S3 store each is a round trip.
+  const [docFront, selfie, docBack] = await Promise.all([
+    get(slotOf('docFront')),
+    get(slotOf('selfie')),
+    v.with_doc_back ? get(slotOf('docBack')) : Promise.resolve(null),
+  ]);
   if (!docFront) throw new PermanentPipelineError('doc_front_disappeared', 'The document front image is gone');
-  const selfie = await get(slotOf('selfie'));
   if (!selfie) throw new PermanentPipelineError('selfie_disappeared', 'The selfie image is gone');
-  const docBack = v.with_doc_back ? await get(slotOf('docBack')) : null;
   let liveness: VerificationImages['liveness'] = null;
   if (v.active_liveness) {
     const anchor = await get(LIVENESS_ANCHOR_ROLE);
