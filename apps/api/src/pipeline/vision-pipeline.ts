@@ -262,7 +262,7 @@ export class VisionPipeline implements VerificationPipeline {
     });
     const scores: Scores = {
       document_ocr: round(documentOcr),
-      name_match: nameMatch,
+      name_match: nameMatch === null ? null : round(nameMatch),
       face_match: faceMatch,
       image_quality: round(imageQuality),
       liveness,
