@@ -162,7 +162,7 @@ describe('tenant isolation and modes', () => {
     expect(r.status).toBe(200);
     const text = JSON.stringify(r.body);
     expect(text).not.toContain('user-778');
-    expect(text).not.toContain('Ada');
+    expect(text).not.toContain('Lovelace'); // not 'Ada': three letters a random id can hold
     expect(r.body).not.toHaveProperty('userRef');
     expect(r.body).toMatchObject({
       verificationId: init.body.verificationId,
