@@ -5,7 +5,22 @@ export const MAX_SKEW_DEGREES = 15;
 const ANALYSIS_WIDTH = 600;
 
 /** Ink points (x, y pairs) of the grey picture at the analysis width, and that picture's size. */
-export async function inkOf(img: DecodedImage): Promise<{ ink: number[]; w: number; h: number }> {
+export type InkMap = { ink: number[]; w: number; h: number };
+
+/**
+ * Per decoded image, its ink map, computed once: the skew, the MRZ band (on a side that needed no
+ * turn, the same image) and the document's block all read it. Nobody writes to it.
+ */
+const inkMaps = new WeakMap<DecodedImage, Promise<InkMap>>();
+
+/** The ink map of a decoded image (see `InkMap`), computed on its first request. */
+export function inkOf(img: DecodedImage): Promise<InkMap> {
+  let map = inkMaps.get(img);
+  if (!map) inkMaps.set(img, (map = computeInk(img)));
+  return map;
+}
+
+async function computeInk(img: DecodedImage): Promise<InkMap> {
   const { data, info } = await fromDecoded(img)
     .resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) })
     .greyscale()
