@@ -1,3 +1,4 @@
+import { states } from 'mrz';
 import { normalizeName, PARTICLES } from './name-match.js';
 
 /**
@@ -187,20 +188,29 @@ function nameAboveLabel(lines: string[], labels: string[]): string | null {
   return null;
 }
 
+/**
+ * The nationality: an ICAO state code (the `mrz` package's list) after its label on the same line,
+ * else the last one on the next two lines (values stand right of the labels; junk letters read off
+ * the portrait's edge stand left of them, and a three-letter junk word is not a state).
+ */
 function labelledNationality(lines: string[]): string | null {
   for (let i = 0; i < lines.length; i++) {
     const ws = normalizeName(lines[i]!).split(' ').filter(Boolean);
     const found = findLabel(ws, NATIONALITY);
     if (!found) continue;
-    const sameLine = ws.slice(found.at + found.length).find((w) => /^[A-Z]{3}$/.test(w) && !isLabelWord(w));
+    const sameLine = ws.slice(found.at + found.length).find((w) => isStateCode(w) && !isLabelWord(w));
     if (sameLine) return sameLine;
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
-      const code = lines[j]!.match(/\b[A-Z]{3}\b/g)?.find((w) => !isLabelWord(w));
+      const code = lines[j]!.match(/\b[A-Z]{3}\b/g)
+        ?.filter((w) => isStateCode(w) && !isLabelWord(w))
+        .pop();
       if (code) return code;
     }
   }
   return null;
 }
+
+const isStateCode = (w: string) => /^[A-Z]{3}$/.test(w) && Object.hasOwn(states, w);
 
 /** Surname, given names and nationality from OCR text by their labels; null where not found. */
 export function printedFields(text: string): PrintedFields {

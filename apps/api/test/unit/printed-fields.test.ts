@@ -63,6 +63,21 @@ describe('printed fields by their labels', () => {
       'LN HOPPER\nFN JAMES ELIZABETH\n',
       { surname: 'HOPPER', givenNames: 'JAMES ELIZABETH', nationality: null },
     ],
+    [
+      "junk read off the portrait's edge left of the nationality: the state code, not a three-letter junk word (RET, PHOTO)",
+      'PASSPORT\nSurname / Apellidos\n| 3 . ODEGARD\nGiven names / Nombre\nNJ INGRID SOFIE\n\\ ! /3 ] Nationality\nF | RET NOR\n',
+      { surname: 'ODEGARD', givenNames: 'INGRID SOFIE', nationality: 'NOR' },
+    ],
+    [
+      'a state code read as junk beside the value (NCL, New Caledonia): the last code on the line, where values stand',
+      'PASSPORT\nSurname / Apellidos\nODEGARD\nGiven names / Nombre\nINGRID SOFIE\nNationality\nF | NCL NOR\n',
+      { surname: 'ODEGARD', givenNames: 'INGRID SOFIE', nationality: 'NOR' },
+    ],
+    [
+      'three letters that are no state are no nationality',
+      'PASSPORT\nSurname / Apellidos\nODEGARD\nGiven names / Nombre\nINGRID SOFIE\nNationality\nXQZ\n',
+      { surname: 'ODEGARD', givenNames: 'INGRID SOFIE', nationality: null },
+    ],
   ])('%s', (_label, text, expected) => {
     expect(printedFields(text)).toEqual(expected);
   });
