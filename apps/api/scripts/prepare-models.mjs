@@ -2,12 +2,13 @@
 //   models/tessdata/eng.traineddata.gz   <- @tesseract.js-data/eng (4.0.0_best_int, Apache-2.0)
 //   models/tessdata/ocrb.traineddata.gz  <- @idpass/smartscanner-capacitor (Apache-2.0): the OCR-B
 //                                           model inside its Android archive, assets/tessdata/ocrb_int.traineddata
+//   models/tessdata/plain/*.traineddata  <- the same, uncompressed, as native Tesseract reads them
 // Runs as part of the build; does nothing when the files are already there.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import yauzl from 'yauzl';
 
 const require = createRequire(import.meta.url);
@@ -66,4 +67,11 @@ if (!fs.existsSync(ocrbTarget)) {
   if (data.length !== OCRB_SIZE) throw new Error(`unexpected ocrb_int.traineddata size ${data.length} (expected ${OCRB_SIZE})`);
   fs.writeFileSync(ocrbTarget, gzipSync(data));
   console.log(`models: ocrb.traineddata.gz from @idpass/smartscanner-capacitor (${data.length} bytes)`);
+}
+
+// Native Tesseract (native/ocr-engine.cpp) reads models uncompressed.
+fs.mkdirSync(path.join(out, 'plain'), { recursive: true });
+for (const lang of ['eng', 'ocrb']) {
+  const plain = path.join(out, 'plain', `${lang}.traineddata`);
+  if (!fs.existsSync(plain)) fs.writeFileSync(plain, gunzipSync(fs.readFileSync(path.join(out, `${lang}.traineddata.gz`))));
 }

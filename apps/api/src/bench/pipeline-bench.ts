@@ -19,6 +19,8 @@ import { CLASSES, CLASS_NAMES, caseClasses, stratifiedIndexes, type EvalCase, ty
 import { loadSplit } from '../eval/eval-set-files.js';
 import { face } from '../eval/synthetic-documents.js';
 import { VisionPipeline } from '../pipeline/vision-pipeline.js';
+import { chosenOcrEngine } from '../pipeline/ocr.js';
+import { processUsage } from '../pipeline-runner/process-usage.js';
 import { formatReport, scoreSplit, type CaseResult, type SplitReport } from '../eval/scoring.js';
 import { startListening } from './spawn-service.js';
 
@@ -27,6 +29,8 @@ const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const ADMIN = 'bench-admin-token-0123456789';
 const cores = os.availableParallelism();
 const IN_FLIGHT = 4;
+/** The Tesseract build the service and this process read with (OCR_ENGINE, default auto). */
+const ocrEngine = chosenOcrEngine();
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -44,22 +48,27 @@ const pct = (xs: number[], p: number) => {
 
 /**
  * Stage costs: the sample through an in-process pipeline, one case at a time, summing `stageTimes`;
- * and the CPU time of a verification (this process's, every thread: nothing else runs in it then).
+ * and the CPU time of a verification (this process's, every thread: nothing else runs in it then,
+ * plus its native OCR engines' processes).
  */
 async function stageCosts(cases: EvalCase[]): Promise<{ stages: Record<string, number>; cpuMs: number }> {
   const pipeline = await VisionPipeline.start({ ocrWorkers: 1 });
   try {
     const sums: Record<string, number> = {};
     await pipeline.run(request(cases[0]!), images(cases[0]!)); // warm
+    const engines = pipeline.ocrEngine.pids;
+    const enginesCpu = () => engines.reduce((sum, pid) => sum + (processUsage(pid)?.cpuMs ?? 0), 0);
     const cpu = process.cpuUsage();
+    const engineCpu = enginesCpu();
     for (const c of cases) {
       const out = await pipeline.run(request(c), images(c));
       for (const [k, v] of Object.entries(out.stageTimes ?? {})) sums[k] = (sums[k] ?? 0) + v;
     }
     const used = process.cpuUsage(cpu);
+    const engineUsed = enginesCpu() - engineCpu;
     return {
       stages: Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / cases.length])),
-      cpuMs: (used.user + used.system) / 1000 / cases.length,
+      cpuMs: ((used.user + used.system) / 1000 + engineUsed) / cases.length,
     };
   } finally {
     await pipeline.stop();
@@ -190,6 +199,7 @@ async function main() {
       };
     };
 
+    console.log(`OCR: ${ocrEngine} Tesseract (OCR_ENGINE=${process.env.OCR_ENGINE ?? 'auto'}); ${cores} cores`);
     for (const split of splits) {
       const indexes = perClass ? stratifiedIndexes(split, perClass) : caseClasses(split).map((_, i) => i);
       const started = Date.now();
@@ -288,7 +298,7 @@ async function main() {
     fs.mkdirSync('bench-results', { recursive: true });
     fs.writeFileSync(
       path.join('bench-results', 'pipeline.json'),
-      JSON.stringify({ at: new Date().toISOString(), cores, reports }, null, 1),
+      JSON.stringify({ at: new Date().toISOString(), cores, ocrEngine, reports }, null, 1),
     );
     console.log(`\nclasses: ${CLASS_NAMES.map((c) => `${c} (${CLASSES[c].what})`).join('; ')}`);
   } finally {

@@ -106,17 +106,17 @@ function pixelBox(img: DecodedImage, r: Region): { left: number; top: number; wi
 }
 
 /**
- * A grey PNG of a region, scaled so its width is `width` px at most (`minWidth` at least): text
- * recognition always sees a bounded image whatever was uploaded. `binarise`: as `greyPagePng`.
+ * A region as one grey channel, scaled so its width is `width` px at most (`minWidth` at least):
+ * text recognition always sees a bounded image whatever was uploaded.
  */
-export async function greyRegionPng(
+export async function greyRegion(
   img: DecodedImage,
   region: Region = { left: 0, top: 0, width: 1, height: 1 },
-  opts: { maxWidth: number; minWidth?: number; binarise?: number },
-): Promise<Buffer> {
+  opts: { maxWidth: number; minWidth?: number },
+): Promise<GreyPage> {
   const { left, top, width, height } = pixelBox(img, region);
   const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, width));
-  return greyPagePng(await greyPixels(fromDecoded(img).extract({ left, top, width, height }), target), opts.binarise);
+  return greyPixels(fromDecoded(img).extract({ left, top, width, height }), target);
 }
 
 /**
@@ -202,15 +202,20 @@ function paintWhite(img: DecodedImage, b: Region): DecodedImage {
   return { ...img, pixels };
 }
 
-/** A grey page as PNG, `binarise` judging ink against its surroundings (binarise.ts) when given. */
-export async function greyPagePng(page: GreyPage, binarise?: number): Promise<Buffer> {
+/** The page with its ink judged against its surroundings (binarise.ts) at `contrast`; as it is without one. */
+export function binarisedPage(page: GreyPage, contrast?: number): GreyPage {
+  if (contrast === undefined) return page;
   // The window is about two MRZ character heights at the widths read.
-  const pixels =
-    binarise === undefined ? page.pixels : binariseLocally(page.pixels, page.width, page.height, Math.round(page.width / 25), binarise);
+  return { ...page, pixels: binariseLocally(page.pixels, page.width, page.height, Math.round(page.width / 25), contrast) };
+}
+
+/** A grey page as PNG (72 dpi), binarised first at `binarise` when given. */
+export async function greyPagePng(page: GreyPage, binarise?: number): Promise<Buffer> {
+  const { pixels, width, height } = binarisedPage(page, binarise);
   // Raw pixels carry no density; Tesseract then guesses 25 dpi and warns. 72 is what a JPEG without one reports.
   // Written as one grey channel (`b-w`, and `withDensity` rather than `withMetadata`, which attaches
   // an sRGB profile): sharp would otherwise write RGB, three times the bytes to pack and unpack.
-  return sharp(pixels, { raw: { width: page.width, height: page.height, channels: 1 } })
+  return sharp(pixels, { raw: { width, height, channels: 1 } })
     .toColourspace('b-w')
     .withDensity(72)
     .png({ compressionLevel: 1 })

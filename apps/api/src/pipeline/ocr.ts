@@ -1,11 +1,16 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { asDecoded, greyPage, greyPagePng, greyRegionPng, type DecodedImage, type GreyPage, type Region } from './decode.js';
-import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
+import { PSM } from 'tesseract.js';
+import { asDecoded, binarisedPage, greyPage, greyRegion, type DecodedImage, type GreyPage, type Region } from './decode.js';
+import { NativePageReader, nativeOcrAvailable } from './native-ocr.js';
+import type { PageReader } from './page-reader.js';
+import { WasmPageReader } from './wasm-ocr.js';
 
 /** Where `scripts/prepare-models.mjs` put the traineddata files (from npm packages). */
 export const TESSDATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'tessdata');
+/** The same models uncompressed, as native Tesseract reads them (written by the same script). */
+export const NATIVE_TESSDATA_DIR = path.join(TESSDATA_DIR, 'plain');
 
 /**
  * Local binarisation contrast (binarise.ts): 30% keeps the MRZ's bold OCR-B strokes and drops
@@ -15,18 +20,28 @@ export const TESSDATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.
 const MRZ_CONTRAST = 0.3;
 const TEXT_CONTRAST = 0.3;
 
+/** Which Tesseract build reads: `native` (Debian's libtesseract), `wasm` (tesseract.js), `auto` (native when built). */
+export type OcrEngineKind = 'auto' | 'native' | 'wasm';
+
 export interface OcrOptions {
-  /** Workers for free text (eng); default: one per core. */
+  /** Readers for free text (eng); default: one per core. */
   textWorkers?: number;
-  /** Workers for machine-readable zones (OCR-B); default 1. */
+  /** Readers for machine-readable zones (OCR-B); default 1. */
   mrzWorkers?: number;
   langPath?: string;
+  /** Default: `OCR_ENGINE` from the environment, else `auto`. */
+  engine?: OcrEngineKind;
 }
 
-/**
- * Tesseract workers started once per process and reused. `langPath` is always a local directory:
- * without it tesseract.js fetches models from a CDN (and, offline, crashes the process).
- */
+/** The engine `auto` and the environment choose. */
+export function chosenOcrEngine(requested: string | undefined = process.env.OCR_ENGINE): 'native' | 'wasm' {
+  const kind = requested ?? 'auto';
+  if (kind === 'wasm') return 'wasm';
+  if (kind === 'native') return 'native';
+  if (kind !== 'auto') throw new Error(`OCR_ENGINE must be auto, native or wasm (got ${kind})`);
+  return nativeOcrAvailable() ? 'native' : 'wasm';
+}
+
 /** A document side prepared once for free-text reading (see `OcrEngine.readText`). */
 export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegrees?: number } = {}): Promise<GreyPage> {
   return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
@@ -53,49 +68,52 @@ export const UNSURE_WORD_CONFIDENCE = 80;
 /** Free text is read 1600 px wide, whatever the photo's size. */
 const TEXT_WIDTH = 1600;
 
+/**
+ * Tesseract readers started once per process and reused: the eng model for free text, the OCR-B
+ * model restricted to the MRZ alphabet for zones. Native Tesseract reads a page in about a third
+ * of tesseract.js's time (docs/pipeline.md); both read the same models with the same settings.
+ */
 export class OcrEngine {
   private constructor(
-    private readonly text: Scheduler,
-    private readonly mrz: Scheduler,
+    private readonly text: PageReader,
+    private readonly mrz: PageReader,
+    /** The build that reads (for the benchmark and the logs). */
+    readonly kind: 'native' | 'wasm',
   ) {}
 
   static async start(opts: OcrOptions = {}): Promise<OcrEngine> {
-    const langPath = opts.langPath ?? TESSDATA_DIR;
-    const options = { langPath, gzip: true, cacheMethod: 'none' };
+    const requested = opts.engine ?? process.env.OCR_ENGINE ?? 'auto';
+    const kind = chosenOcrEngine(requested);
+    if (kind === 'native' && requested === 'auto') {
+      // Built but not starting (its library removed since): read with tesseract.js rather than not at all.
+      return OcrEngine.startWith('native', opts).catch(() => OcrEngine.startWith('wasm', opts));
+    }
+    return OcrEngine.startWith(kind, opts);
+  }
+
+  private static async startWith(kind: 'native' | 'wasm', opts: OcrOptions): Promise<OcrEngine> {
+    const tessdataDir = opts.langPath ?? (kind === 'native' ? NATIVE_TESSDATA_DIR : TESSDATA_DIR);
     // Tesseract reads a line it is unsure of a second time, inverted (white on dark). No field or
     // zone on a document is printed that way, and that second reading is a fifth of the OCR time.
     const noInverse = { tessedit_do_invert: '0' };
-    const text = createScheduler();
-    const mrz = createScheduler();
-    const textCount = opts.textWorkers ?? Math.max(1, os.availableParallelism());
-    const starts: Promise<void>[] = [];
-    for (let i = 0; i < textCount; i++) {
-      starts.push(
-        createWorker('eng', OEM.LSTM_ONLY, options).then(async (w) => {
-          await w.setParameters(noInverse);
-          text.addWorker(w);
-        }),
-      );
+    const mrzSettings = {
+      tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
+      tessedit_pageseg_mode: String(PSM.SINGLE_BLOCK),
+      ...noInverse,
+    };
+    const start = (count: number, language: string, settings: Record<string, string>): Promise<PageReader> =>
+      kind === 'native'
+        ? NativePageReader.start(count, { tessdataDir, language, settings })
+        : WasmPageReader.start(count, { tessdataDir, language, settings });
+    const [text, mrz] = await Promise.allSettled([
+      start(opts.textWorkers ?? Math.max(1, os.availableParallelism()), 'eng', noInverse),
+      start(opts.mrzWorkers ?? 1, 'ocrb', mrzSettings),
+    ]);
+    if (text.status === 'rejected' || mrz.status === 'rejected') {
+      await Promise.allSettled([text, mrz].flatMap((r) => (r.status === 'fulfilled' ? [r.value.stop()] : [])));
+      throw text.status === 'rejected' ? text.reason : (mrz as PromiseRejectedResult).reason;
     }
-    for (let i = 0; i < (opts.mrzWorkers ?? 1); i++) {
-      starts.push(
-        createWorker('ocrb', OEM.LSTM_ONLY, options).then(async (w) => {
-          await w.setParameters({
-            tessedit_char_whitelist: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<',
-            tessedit_pageseg_mode: PSM.SINGLE_BLOCK,
-            ...noInverse,
-          });
-          mrz.addWorker(w);
-        }),
-      );
-    }
-    try {
-      await Promise.all(starts);
-    } catch (err) {
-      await Promise.allSettled([text.terminate(), mrz.terminate()]);
-      throw err;
-    }
-    return new OcrEngine(text, mrz);
+    return new OcrEngine(text.value, mrz.value, kind);
   }
 
   /**
@@ -114,14 +132,9 @@ export class OcrEngine {
 
   /** A page prepared by `textPage`, read as it is or binarised. */
   async readPage(page: GreyPage, opts: { binarise?: boolean } = {}): Promise<TextReading> {
-    const png = await greyPagePng(page, opts.binarise ? TEXT_CONTRAST : undefined);
-    const { data } = await this.text.addJob('recognize', png, {}, { text: true, blocks: true });
-    const unsureWords: string[] = [];
-    for (const block of data.blocks ?? [])
-      for (const paragraph of block.paragraphs)
-        for (const line of paragraph.lines)
-          for (const word of line.words) if (word.confidence < UNSURE_WORD_CONFIDENCE) unsureWords.push(word.text);
-    return { text: data.text, confidence: data.confidence / 100, unsureWords };
+    const reading = await this.text.read(binarisedPage(page, opts.binarise ? TEXT_CONTRAST : undefined));
+    const unsureWords = reading.words.filter((w) => w.confidence < UNSURE_WORD_CONFIDENCE).map((w) => w.text);
+    return { text: reading.text, confidence: reading.confidence / 100, unsureWords };
   }
 
   /**
@@ -133,12 +146,16 @@ export class OcrEngine {
   async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6): Promise<string> {
     const img = await asDecoded(image);
     const region = typeof where === 'number' ? { left: 0, top: where, width: 1, height: 1 - where } : where;
-    const png = await greyRegionPng(img, region, { maxWidth: 2000, minWidth: 1200, binarise: MRZ_CONTRAST });
-    const { data } = await this.mrz.addJob('recognize', png);
-    return data.text;
+    const page = await greyRegion(img, region, { maxWidth: 2000, minWidth: 1200 });
+    return (await this.mrz.read(binarisedPage(page, MRZ_CONTRAST))).text;
+  }
+
+  /** The native engines' processes (none with tesseract.js): the benchmark counts their CPU. */
+  enginePids(): number[] {
+    return [...this.text.pids(), ...this.mrz.pids()];
   }
 
   async stop(): Promise<void> {
-    await Promise.allSettled([this.text.terminate(), this.mrz.terminate()]);
+    await Promise.allSettled([this.text.stop(), this.mrz.stop()]);
   }
 }

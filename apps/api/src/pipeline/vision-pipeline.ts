@@ -67,6 +67,11 @@ export class VisionPipeline implements VerificationPipeline {
     await this.ocr.stop();
   }
 
+  /** Which Tesseract build reads, and the processes it reads in (native): for the benchmark. */
+  get ocrEngine(): { kind: 'native' | 'wasm'; pids: number[] } {
+    return { kind: this.ocr.kind, pids: this.ocr.enginePids() };
+  }
+
   async run(v: PipelineRequest, images: VerificationImages): Promise<VerificationOutcome> {
     const times: StageTimes = { decode: 0, quality: 0, ocr: 0, mrz: 0, faces: 0, liveness: 0 };
     const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
