@@ -175,6 +175,11 @@ export class NativePageReader implements PageReader {
   private dispatch(): void {
     while (this.idle.length && this.waiting.length) {
       const reader = this.idle.pop()!;
+      if (reader.dead) {
+        // It died while idle (killed from outside): replaced, and no page is spent finding out.
+        void this.replace(reader);
+        continue;
+      }
       const job = this.waiting.shift()!;
       reader.read(job.page).then(
         (r) => {

@@ -5,6 +5,15 @@ import { NativePageReader, nativeOcrAvailable, parseReading } from '../../src/pi
 import { NATIVE_TESSDATA_DIR, OcrEngine, chosenOcrEngine } from '../../src/pipeline/ocr.js';
 import type { GreyPage } from '../../src/pipeline/decode.js';
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** A grey page with one line of large black text. */
 async function textLine(text: string): Promise<GreyPage> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="900" height="160"><rect width="100%" height="100%" fill="#fff"/><text x="30" y="100" font-family="DejaVu Sans" font-size="56">${text}</text></svg>`;
@@ -91,6 +100,20 @@ describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('the native 
     expect(again.map((r) => r.text.trim())).toEqual(['MARCHAND', 'MARCHAND']);
   }, 30_000);
 
+  it('an engine killed while idle is replaced before the next page, which it does not fail', async () => {
+    const r = await NativePageReader.start(1, { tessdataDir: NATIVE_TESSDATA_DIR, language: 'eng' });
+    try {
+      const [pid] = r.pids();
+      process.kill(pid!, 'SIGKILL');
+      await expect.poll(() => r.pids()[0] !== pid || !isAlive(pid!), { timeout: 5_000 }).toBe(true);
+      await new Promise((res) => setTimeout(res, 200)); // its exit is seen
+      expect((await r.read(await textLine('HADDAD'))).text.trim()).toBe('HADDAD');
+      expect(r.pids()[0]).not.toBe(pid);
+    } finally {
+      await r.stop();
+    }
+  }, 30_000);
+
   it('stopped, the engines exit and further reads are refused', async () => {
     const r = await NativePageReader.start(1, { tessdataDir: NATIVE_TESSDATA_DIR, language: 'eng' });
     const before = enginePids();
@@ -120,16 +143,8 @@ describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('the native 
       .map(Number);
     expect(engines).toHaveLength(1);
     parent.kill('SIGKILL');
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     // Gone at once, not after its page (which an orphan would finish, its CPU counted by no budget).
-    await expect.poll(() => engines.filter(alive).length, { timeout: 3_000 }).toBe(0);
+    await expect.poll(() => engines.filter(isAlive).length, { timeout: 3_000 }).toBe(0);
   }, 30_000);
 
   it('OcrEngine reports which build reads', async () => {
