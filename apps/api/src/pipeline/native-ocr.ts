@@ -100,7 +100,12 @@ class NativeReaderProcess {
         continue;
       }
       const next = this.pending.shift();
-      if (next) next.resolve(parseReading(payload));
+      if (!next) continue;
+      try {
+        next.resolve(parseReading(payload));
+      } catch (err) {
+        next.reject(err as Error); // never thrown out of a stream handler (it would end the process)
+      }
     }
   }
 
