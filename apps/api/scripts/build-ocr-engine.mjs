@@ -23,7 +23,7 @@ function giveUp(why) {
     console.error(`ocr-engine: ${why} (OCR_ENGINE=native needs it)`);
     process.exit(1);
   }
-  console.warn(`ocr-engine: ${why}; the pipeline reads with tesseract.js (about 3x slower OCR). See docs/deploy.md.`);
+  console.warn(`ocr-engine: ${why}; the pipeline reads with tesseract.js (a page read about 2.8x slower). See docs/deployment.md.`);
   process.exit(0);
 }
 
