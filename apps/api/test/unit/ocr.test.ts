@@ -1,13 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
 import { findMrzCandidates, parseMrz } from '../../src/pipeline/mrz.js';
 import { nativeOcrAvailable } from '../../src/pipeline/native-ocr.js';
 import { OcrEngine } from '../../src/pipeline/ocr.js';
-import { FACES_DIR, passportPage } from '../../src/eval/synthetic-documents.js';
+import { samplePassport } from '../helpers/sample-passport.js';
 
-const fixtures = FACES_DIR;
 // Both builds read the same models with the same settings and must pass the same checks. The
 // native one exists where the build could compile it (scripts/build-ocr-engine.mjs): on Debian as
 // root, always; elsewhere it is reported skipped, not passed. In CI it must exist.
@@ -25,26 +22,7 @@ describe.each([
     'reads the printed fields and the MRZ of a passport page; the MRZ parses with valid check digits',
     async () => {
       expect(ocr.kind).toBe(engine);
-      const mrz = composeTd3({
-        issuingState: 'ESP',
-        surname: 'Martinez Garcia',
-        givenNames: 'Ana Lucia',
-        documentNumber: 'PAB123456',
-        nationality: 'ESP',
-        birthDate: '900228',
-        sex: 'F',
-        expiryDate: '310514',
-      });
-      const page = await passportPage({
-        surname: 'MARTÍNEZ GARCÍA',
-        givenNames: 'ANA LUCÍA',
-        documentNumber: 'PAB123456',
-        nationality: 'ESPAÑOLA / ESP',
-        dateOfBirth: '28 02 1990',
-        expiryDate: '14 05 2031',
-        mrz,
-        portrait: path.join(fixtures, 'astronaut.png'),
-      });
+      const { page, mrz } = await samplePassport({ nationality: 'ESPAÑOLA / ESP' });
       fs.mkdirSync('test-results', { recursive: true });
       fs.writeFileSync(`test-results/passport-sample-${engine}.jpg`, page);
 

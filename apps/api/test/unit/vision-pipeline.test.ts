@@ -2,10 +2,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
-import { composeTd1, composeTd3 } from '../../src/pipeline/mrz-compose.js';
+import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
 import { decide } from '../../src/pipeline/policy.js';
 import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
+import { samplePassport } from '../helpers/sample-passport.js';
 
 const fixtures = FACES_DIR;
 const NOW = new Date('2026-11-21T12:00:00Z');
@@ -18,29 +19,7 @@ afterAll(() => pipeline?.stop());
 
 const verification = (name: string | null): PipelineRequest => ({ submittedFullName: name, documentType: null, country: null });
 
-async function passport(opts: { expiry?: string; portrait?: string } = {}) {
-  const expiry = opts.expiry ?? '310514';
-  const mrz = composeTd3({
-    issuingState: 'ESP',
-    surname: 'Martinez Garcia',
-    givenNames: 'Ana Lucia',
-    documentNumber: 'PAB123456',
-    nationality: 'ESP',
-    birthDate: '900228',
-    sex: 'F',
-    expiryDate: expiry,
-  });
-  return passportPage({
-    surname: 'MARTÍNEZ GARCÍA',
-    givenNames: 'ANA LUCÍA',
-    documentNumber: 'PAB123456',
-    nationality: 'ESP',
-    dateOfBirth: '28 02 1990',
-    expiryDate: `${expiry.slice(4)} ${expiry.slice(2, 4)} 20${expiry.slice(0, 2)}`,
-    mrz,
-    portrait: opts.portrait ?? path.join(fixtures, 'astronaut.png'),
-  });
-}
+const passport = async (opts: { expiry?: string; portrait?: string } = {}) => (await samplePassport(opts)).page;
 /** "Same person" built from the one photograph there is of her: a re-cropped, re-lit copy. */
 const astronautSelfie = () =>
   sharp(path.join(fixtures, 'astronaut.png'))
