@@ -43,7 +43,8 @@ class NativeReaderProcess {
   private buffered: Buffer = Buffer.alloc(0);
   private stderr = '';
   dead: Error | null = null;
-  private readyWaiter: Pending | null = null;
+  /** Until the engine has said "ready" (its model loaded). */
+  private readyWaiter: { resolve: () => void; reject: (e: Error) => void } | null = null;
 
   private constructor(private readonly proc: ChildProcessWithoutNullStreams) {
     proc.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -95,7 +96,7 @@ class NativeReaderProcess {
       if (this.readyWaiter) {
         const waiter = this.readyWaiter;
         this.readyWaiter = null;
-        if (payload === 'ready') waiter.resolve(undefined as never);
+        if (payload === 'ready') waiter.resolve();
         else waiter.reject(new Error('ocr-engine did not start'));
         continue;
       }
