@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { fuseActivations, scalarReader, type GraphModelJson } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
 
 /**
@@ -44,7 +45,11 @@ interface HumanInstance {
 const require = createRequire(import.meta.url);
 
 let fileFetchInstalled = false;
-/** Node's fetch cannot read file:// URLs, which is how human loads local models: answer those from disk only. */
+/**
+ * Node's fetch cannot read file:// URLs, which is how human loads local models: answer those from
+ * disk only. A model's graph is served with its clipped ReLUs and biases fused (fuse-activations.ts:
+ * the same numbers, a third less time for the face descriptor on the WASM backend).
+ */
 function installFileFetch(): void {
   if (fileFetchInstalled) return;
   fileFetchInstalled = true;
@@ -52,10 +57,20 @@ function installFileFetch(): void {
   globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('file://')) return realFetch(input, init);
-    const body = await fs.promises.readFile(new URL(url));
+    const body = url.endsWith('.json') ? await fusedModelJson(new URL(url)) : await fs.promises.readFile(new URL(url));
     const type = url.endsWith('.json') ? 'application/json' : url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
     return new Response(body, { status: 200, headers: { 'Content-Type': type } });
   };
+}
+
+/** A graph model's JSON with fuseActivations applied (unchanged when nothing matches, or when not a graph model). */
+async function fusedModelJson(url: URL): Promise<string> {
+  const text = await fs.promises.readFile(url, 'utf8');
+  const model = JSON.parse(text) as GraphModelJson;
+  if (!model.modelTopology?.node || !model.weightsManifest) return text;
+  const shards = model.weightsManifest.flatMap((g) => g.paths).map((p) => fs.promises.readFile(new URL(p, url)));
+  const { model: fused, fused: count } = fuseActivations(model, scalarReader(model, Buffer.concat(await Promise.all(shards))));
+  return count > 0 ? JSON.stringify(fused) : text;
 }
 
 const RAD = 180 / Math.PI;
