@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fuseActivations, scalarReader, type GraphModelJson } from './fuse-activations.js';
+import { fuseActivations, readGraphModel, scalarReader } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
 
 /**
@@ -65,12 +65,10 @@ function installFileFetch(): void {
 
 /** A graph model's JSON with fuseActivations applied (unchanged when nothing matches, or when not a graph model). */
 async function fusedModelJson(url: URL): Promise<string> {
-  const text = await fs.promises.readFile(url, 'utf8');
-  const model = JSON.parse(text) as GraphModelJson;
-  if (!model.modelTopology?.node || !model.weightsManifest) return text;
-  const shards = model.weightsManifest.flatMap((g) => g.paths).map((p) => fs.promises.readFile(new URL(p, url)));
-  const { model: fused, fused: count } = fuseActivations(model, scalarReader(model, Buffer.concat(await Promise.all(shards))));
-  return count > 0 ? JSON.stringify(fused) : text;
+  const { model, weights } = await readGraphModel(url);
+  if (!model.modelTopology?.node || !model.weightsManifest) return fs.promises.readFile(url, 'utf8');
+  const { model: fused, fused: count } = fuseActivations(model, scalarReader(model, weights));
+  return count > 0 ? JSON.stringify(fused) : fs.promises.readFile(url, 'utf8');
 }
 
 const RAD = 180 / Math.PI;

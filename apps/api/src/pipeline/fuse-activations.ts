@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /**
  * Rewrites a TensorFlow.js graph model so the WASM backend runs one fused kernel where the file
  * spells out several elementwise passes. The face descriptor (human's `faceres`, a Keras
@@ -30,6 +32,23 @@ export interface GraphModelJson {
   modelTopology: { node: GraphNode[]; [key: string]: unknown };
   weightsManifest: { paths: string[]; weights: WeightEntry[] }[];
   [key: string]: unknown;
+}
+
+/** A graph model's JSON and its weight bytes (its shards concatenated in manifest order), read from disk. */
+export async function readGraphModel(jsonUrl: URL): Promise<{ model: GraphModelJson; weights: Buffer }> {
+  const model = JSON.parse(await fs.promises.readFile(jsonUrl, 'utf8')) as GraphModelJson;
+  const shards = (model.weightsManifest ?? []).flatMap((g) => g.paths).map((p) => fs.promises.readFile(new URL(p, jsonUrl)));
+  return { model, weights: Buffer.concat(await Promise.all(shards)) };
+}
+
+/** What `tf.io.fromMemory` takes to load a graph model held in memory (tests and the benchmark compare graphs this way). */
+export function inMemoryArtifacts(model: GraphModelJson, weights: Buffer) {
+  return {
+    modelTopology: model.modelTopology,
+    signature: model.signature,
+    weightSpecs: model.weightsManifest.flatMap((g) => g.weights),
+    weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.length),
+  };
 }
 
 /** A scalar constant of the model by node name, or undefined when it cannot be read exactly. */

@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import {
   fuseActivations,
   halfToFloat,
+  inMemoryArtifacts,
+  readGraphModel,
   scalarReader,
   type GraphModelJson,
   type GraphNode,
@@ -124,20 +126,11 @@ describe('the face descriptor rewritten gives the same numbers', () => {
   }, 60_000);
 
   it('fuses all 27 clipped ReLUs of faceres, and its 1024 outputs agree with the original to 1e-4', async () => {
-    const original = JSON.parse(fs.readFileSync(path.join(modelDir, 'faceres.json'), 'utf8')) as GraphModelJson;
-    const weightData = fs.readFileSync(path.join(modelDir, 'faceres.bin'));
-    const { model: rewritten, fused } = fuseActivations(original, scalarReader(original, weightData));
+    const { model: original, weights } = await readGraphModel(pathToFileURL(path.join(modelDir, 'faceres.json')));
+    const { model: rewritten, fused } = fuseActivations(original, scalarReader(original, weights));
     expect(fused).toBe(27);
     expect(tf.getBackend()).toBe('wasm');
-    const load = (m: GraphModelJson) =>
-      converter.loadGraphModel(
-        tf.io.fromMemory({
-          modelTopology: m.modelTopology,
-          weightSpecs: m.weightsManifest.flatMap((g) => g.weights) as never,
-          signature: m.signature as never,
-          weightData: weightData.buffer.slice(weightData.byteOffset, weightData.byteOffset + weightData.length),
-        }),
-      );
+    const load = (m: GraphModelJson) => converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(m, weights) as never));
     const [a, b] = await Promise.all([load(original), load(rewritten)]);
     const input = tf.randomUniform([1, 224, 224, 3], 0, 1, 'float32', 7);
     const outputs = (m: typeof a) => (m.execute(input) as TfCore.Tensor[]).map((t) => t.dataSync());

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench:faces`: the face descriptor (human's FaceRes) on tfjs's WASM backend, its graph as
+ * shipped against the graph `fuse-activations.ts` serves, in the same process, alternated: median
+ * milliseconds a face (224 x 224 input) and their ratio; then a whole face analysis (detector, mesh,
+ * descriptor) of a fixture portrait as the pipeline runs it, for scale. The two graphs' outputs are
+ * compared too (largest difference), so a fast wrong rewrite cannot pass for a gain.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as TfConverter from '@tensorflow/tfjs-converter';
+import type * as TfCore from '@tensorflow/tfjs-core';
+import sharp from 'sharp';
+import { FACES_DIR } from '../eval/synthetic-documents.js';
+import { FaceAnalyzer } from '../pipeline/faces.js';
+import { fuseActivations, inMemoryArtifacts, readGraphModel, scalarReader, type GraphModelJson } from '../pipeline/fuse-activations.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const PER_ROUND = 8;
+const require = createRequire(import.meta.url);
+// The CommonJS builds human loads: the backend it set up (WASM) is theirs.
+const tf = require('@tensorflow/tfjs-core') as typeof TfCore;
+const converter = require('@tensorflow/tfjs-converter') as typeof TfConverter;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const faces = await FaceAnalyzer.start();
+  const modelDir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
+  const { model: shipped, weights } = await readGraphModel(pathToFileURL(path.join(modelDir, 'faceres.json')));
+  const { model: fused, fused: count } = fuseActivations(shipped, scalarReader(shipped, weights));
+  const load = (m: GraphModelJson) => converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(m, weights) as never));
+  const graphs = { shipped: await load(shipped), fused: await load(fused) };
+  const input = tf.randomUniform([1, 224, 224, 3], 0, 1, 'float32', 11);
+  const run = (g: TfConverter.GraphModel) => {
+    const out = g.execute(input) as TfCore.Tensor[];
+    const values = out.map((t) => t.dataSync());
+    tf.dispose(out);
+    return values;
+  };
+  const [a, b] = [run(graphs.shipped), run(graphs.fused)];
+  let worst = 0;
+  a.forEach((values, i) => values.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - b[i]![j]!)))));
+
+  const times: Record<'shipped' | 'fused', number[]> = { shipped: [], fused: [] };
+  for (let round = 0; round < ROUNDS; round++)
+    for (const name of round % 2 ? (['fused', 'shipped'] as const) : (['shipped', 'fused'] as const))
+      for (let i = 0; i < PER_ROUND; i++) {
+        const start = performance.now();
+        run(graphs[name]);
+        times[name].push(performance.now() - start);
+      }
+
+  const portrait = await sharp(path.join(FACES_DIR, 'astronaut.png')).jpeg().toBuffer();
+  await faces.analyse(portrait);
+  const whole: number[] = [];
+  for (let i = 0; i < PER_ROUND * 2; i++) {
+    const start = performance.now();
+    await faces.analyse(portrait);
+    whole.push(performance.now() - start);
+  }
+
+  const [s, f] = [median(times.shipped), median(times.fused)];
+  console.log(`face descriptor (FaceRes, 224 x 224), tfjs WASM, ${ROUNDS} alternated rounds of ${PER_ROUND}:`);
+  console.log(`  graph as shipped        median ${s.toFixed(1)} ms`);
+  console.log(
+    `  fused (${count} clips)       median ${f.toFixed(1)} ms   ratio ${(f / s).toFixed(2)} (${((1 - f / s) * 100).toFixed(0)}% less)`,
+  );
+  console.log(`  largest output difference ${worst.toExponential(1)}`);
+  console.log(`whole face analysis (detector, mesh, fused descriptor), 512 px portrait: median ${median(whole).toFixed(1)} ms`);
+}
+
+await main();
