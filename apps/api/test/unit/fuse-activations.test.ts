@@ -125,6 +125,15 @@ describe('the face descriptor rewritten gives the same numbers', () => {
     await FaceAnalyzer.start();
   }, 60_000);
 
+  it('is what the face analyser loads: faceres as served to human has no clip left', async () => {
+    // FaceAnalyzer.start installed the file:// fetch human loads its models through.
+    const served = (await (await fetch(pathToFileURL(path.join(modelDir, 'faceres.json')).href)).json()) as GraphModelJson;
+    const opsServed = served.modelTopology.node.map((n) => n.op);
+    expect(opsServed).not.toContain('Minimum');
+    expect(opsServed.filter((op) => op === '_FusedConv2D')).toHaveLength(14);
+    expect(opsServed.filter((op) => op === 'Relu6')).toHaveLength(13);
+  });
+
   it('fuses all 27 clipped ReLUs of faceres, and its 1024 outputs agree with the original to 1e-4', async () => {
     const { model: original, weights } = await readGraphModel(pathToFileURL(path.join(modelDir, 'faceres.json')));
     const { model: rewritten, fused } = fuseActivations(original, scalarReader(original, weights));
