@@ -12,7 +12,7 @@ import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
 import { FACES_DIR } from '../eval/synthetic-documents.js';
-import { FaceAnalyzer } from '../pipeline/faces.js';
+import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../pipeline/faces.js';
 import { fuseActivations, inMemoryArtifacts, readGraphModel, scalarReader, type GraphModelJson } from '../pipeline/fuse-activations.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -26,8 +26,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const faces = await FaceAnalyzer.start();
-  const modelDir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
-  const { model: shipped, weights } = await readGraphModel(pathToFileURL(path.join(modelDir, 'faceres.json')));
+  const { model: shipped, weights } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, 'faceres.json')));
   const { model: fused, fused: count } = fuseActivations(shipped, scalarReader(shipped, weights));
   const load = (m: GraphModelJson) => converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(m, weights) as never));
   const graphs = { shipped: await load(shipped), fused: await load(fused) };

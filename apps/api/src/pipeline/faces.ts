@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fuseActivations, readGraphModel, scalarReader } from './fuse-activations.js';
+import { fuseActivations, readWeights, scalarReader, type GraphModelJson } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
 
 /**
@@ -43,6 +43,9 @@ interface HumanInstance {
 }
 
 const require = createRequire(import.meta.url);
+const HUMAN_ROOT = path.resolve(path.dirname(require.resolve('@vladmandic/human')), '..');
+/** Where the human package keeps its model files (graph JSON and weights). */
+export const HUMAN_MODELS_DIR = path.join(HUMAN_ROOT, 'models');
 
 let fileFetchInstalled = false;
 /**
@@ -67,17 +70,18 @@ function installFileFetch(): void {
  * A graph model's JSON with fuseActivations applied; the file as it is when nothing matches, when it
  * is not a graph model, or when anything about it does not read (then loading fails as it would have).
  */
-async function fusedModelJson(url: URL): Promise<Buffer | string> {
+async function fusedModelJson(url: URL): Promise<string> {
+  const text = await fs.promises.readFile(url, 'utf8');
   try {
-    const { model, weights } = await readGraphModel(url);
+    const model = JSON.parse(text) as GraphModelJson;
     if (model.modelTopology?.node && model.weightsManifest) {
-      const { model: fused, fused: count } = fuseActivations(model, scalarReader(model, weights));
+      const { model: fused, fused: count } = fuseActivations(model, scalarReader(model, await readWeights(model, url)));
       if (count > 0) return JSON.stringify(fused);
     }
   } catch {
     // Served unchanged below.
   }
-  return fs.promises.readFile(url);
+  return text;
 }
 
 const RAD = 180 / Math.PI;
@@ -89,14 +93,13 @@ export class FaceAnalyzer {
 
   static async start(): Promise<FaceAnalyzer> {
     installFileFetch();
-    const humanRoot = path.resolve(path.dirname(require.resolve('@vladmandic/human')), '..');
     const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
     // By file path: the package's exports map does not expose its WASM build.
-    const { Human } = require(path.join(humanRoot, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
+    const { Human } = require(path.join(HUMAN_ROOT, 'dist', 'human.node-wasm.js')) as { Human: new (config: object) => HumanInstance };
     const human = new Human({
       backend: 'wasm',
       wasmPath: `${pathToFileURL(wasmDir).href}/`,
-      modelBasePath: `${pathToFileURL(path.join(humanRoot, 'models')).href}/`,
+      modelBasePath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/`,
       debug: false,
       warmup: 'none',
       cacheSensitivity: 0,

@@ -37,8 +37,13 @@ export interface GraphModelJson {
 /** A graph model's JSON and its weight bytes (its shards concatenated in manifest order), read from disk. */
 export async function readGraphModel(jsonUrl: URL): Promise<{ model: GraphModelJson; weights: Buffer }> {
   const model = JSON.parse(await fs.promises.readFile(jsonUrl, 'utf8')) as GraphModelJson;
+  return { model, weights: await readWeights(model, jsonUrl) };
+}
+
+/** A graph model's weight bytes: its shards, named relative to its JSON, concatenated in manifest order. */
+export async function readWeights(model: GraphModelJson, jsonUrl: URL): Promise<Buffer> {
   const shards = (model.weightsManifest ?? []).flatMap((g) => g.paths).map((p) => fs.promises.readFile(new URL(p, jsonUrl)));
-  return { model, weights: Buffer.concat(await Promise.all(shards)) };
+  return Buffer.concat(await Promise.all(shards));
 }
 
 /** What `tf.io.fromMemory` takes to load a graph model held in memory (tests and the benchmark compare graphs this way). */

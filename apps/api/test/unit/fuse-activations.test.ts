@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../../src/pipeline/faces.js';
 import {
   fuseActivations,
   halfToFloat,
@@ -119,7 +119,7 @@ describe('the face descriptor rewritten gives the same numbers', () => {
   // The CommonJS builds human itself loads, so this test runs on the WASM backend it set up.
   const tf = require('@tensorflow/tfjs-core') as typeof TfCore;
   const converter = require('@tensorflow/tfjs-converter') as typeof TfConverter;
-  const modelDir = path.join(path.dirname(require.resolve('@vladmandic/human')), '..', 'models');
+  const faceres = pathToFileURL(path.join(HUMAN_MODELS_DIR, 'faceres.json'));
 
   beforeAll(async () => {
     await FaceAnalyzer.start();
@@ -127,7 +127,7 @@ describe('the face descriptor rewritten gives the same numbers', () => {
 
   it('is what the face analyser loads: faceres as served to human has no clip left', async () => {
     // FaceAnalyzer.start installed the file:// fetch human loads its models through.
-    const served = (await (await fetch(pathToFileURL(path.join(modelDir, 'faceres.json')).href)).json()) as GraphModelJson;
+    const served = (await (await fetch(faceres.href)).json()) as GraphModelJson;
     const opsServed = served.modelTopology.node.map((n) => n.op);
     expect(opsServed).not.toContain('Minimum');
     expect(opsServed.filter((op) => op === '_FusedConv2D')).toHaveLength(14);
@@ -135,7 +135,7 @@ describe('the face descriptor rewritten gives the same numbers', () => {
   });
 
   it('fuses all 27 clipped ReLUs of faceres, and its 1024 outputs agree with the original to 1e-4', async () => {
-    const { model: original, weights } = await readGraphModel(pathToFileURL(path.join(modelDir, 'faceres.json')));
+    const { model: original, weights } = await readGraphModel(faceres);
     const { model: rewritten, fused } = fuseActivations(original, scalarReader(original, weights));
     expect(fused).toBe(27);
     expect(tf.getBackend()).toBe('wasm');
