@@ -330,24 +330,31 @@ export function tokenSimilarity(a: string, b: string): number {
 }
 
 /**
+/**
  * Without a name whose parts are known (no MRZ, no labelled fields) the name has no fixed place in
  * the OCR text, so each typed token is scored against its best match among the text's tokens,
  * plain and ICAO-transliterated; the mean is the score. A token counts only from TEXT_TOKEN_MIN
  * similarity up, and when any typed token is not in the text the score is at most 0.7 (review):
  * a surname that is not on the document never passes on the strength of the given names.
+ * A token that is in the text only as a near word (not equal, not a prefix) is a misreading only
+ * where the recogniser was unsure of that word (`unsure`, normalised words under 80% confidence);
+ * read with confidence it is another name (Marie for MARIA, Mario): at most 0.7, review, as one
+ * letter off is where the name's parts are known.
  */
 export const TEXT_TOKEN_MIN = 0.85;
-export function nameInTextScore(typed: string, text: string): number {
+export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet<string> = NONE): number {
   const words = normalizeName(text)
     .split(' ')
     .filter((t) => t.length >= 2);
   const doc = [...new Set([...words, ...words.map(foldTransliteration)])];
   if (!doc.length) return 0;
+  const unsureForms = new Set([...unsure, ...[...unsure].map(foldTransliteration)]);
   let best = 0;
   for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
     const tokens = form.split(' ').filter((t) => t && !PARTICLES.has(t));
     if (!tokens.length) continue;
     let missing = false;
+    let nearOnly = false;
     const mean =
       tokens.reduce((sum, t, i) => {
         // A middle initial (Małgorzata D. Lindqvist) stands for a word of the text with its
@@ -361,16 +368,27 @@ export function nameInTextScore(typed: string, text: string): number {
         }
         // A short word (4 letters or fewer) must be in the text as typed (or transliterated): one
         // letter off, it is as often a junk word read from a pattern (TRAE for a typed TRAN).
-        const sim =
-          t.length <= 4
-            ? doc.includes(t) || doc.includes(foldTransliteration(t))
-              ? 1
-              : 0
-            : Math.max(...doc.map((d) => Math.max(textWordSimilarity(t, d), textWordSimilarity(foldTransliteration(t), d))));
+        if (t.length <= 4) {
+          const sim = doc.includes(t) || doc.includes(foldTransliteration(t)) ? 1 : 0;
+          if (!sim) missing = true;
+          return sum + sim;
+        }
+        const folded = foldTransliteration(t);
+        // Equal or one a prefix of the other (an MRZ cut): the word itself; else a near word.
+        const itself = (d: string) => [t, folded].some((x) => tokenSimilarity(x, d) >= 0.95 && (x === d || d.startsWith(x) || x.startsWith(d)));
+        let sim = 0;
+        let near = false;
+        for (const d of doc) {
+          const s = Math.max(textWordSimilarity(t, d), textWordSimilarity(folded, d));
+          if (s < sim || (s === sim && !near)) continue;
+          sim = s;
+          near = !itself(d) && !unsureForms.has(d);
+        }
         if (sim < TEXT_TOKEN_MIN) missing = true;
+        else if (near) nearOnly = true;
         return sum + (sim >= TEXT_TOKEN_MIN ? sim : 0);
       }, 0) / tokens.length;
-    best = Math.max(best, missing ? Math.min(mean, NAME_SCORES.extraGiven) : mean);
+    best = Math.max(best, missing || nearOnly ? Math.min(mean, NAME_SCORES.extraGiven) : mean);
   }
   return Math.round(best * 1000) / 1000;
 }

@@ -160,7 +160,7 @@ export class VisionPipeline implements VerificationPipeline {
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
       };
       const nameIn = (r: TextReading) =>
-        v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, r), r.text) : 1;
+        v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, r), r) : 1;
       const better = (a: TextReading, b: TextReading) =>
         nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
       // A settled reading without an expiry date still has the other read: a date the one lost
@@ -222,7 +222,7 @@ export class VisionPipeline implements VerificationPipeline {
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
         };
-    let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text.text) : null;
+    let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text) : null;
     // The MRZ's name field has no check digit: when it does not bear the typed name out, the
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
     // the printed name is the document's name (never above 0.95: the two readings differ). Only
@@ -282,9 +282,9 @@ export class VisionPipeline implements VerificationPipeline {
    * the OCR could reject a genuine user, so the text-wide match may lift a label mismatch, never
    * above review.
    */
-  private nameMatch(typed: string, mrz: MrzFields | null, printed: DocumentName | null, text: string): number {
+  private nameMatch(typed: string, mrz: MrzFields | null, printed: DocumentName | null, reading: TextReading): number {
     if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
-    const inText = nameInTextScore(typed, text);
+    const inText = nameInTextScore(typed, reading.text, unsureWordsOf(reading));
     if (!printed) return inText;
     const byLabel = nameMatchScore(typed, printed);
     return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
@@ -359,7 +359,12 @@ function zoneNearTyped(mrz: MrzFields, typed: string): boolean {
  */
 function printedNameIn(typed: string | null, reading: TextReading): DocumentName | null {
   const name = withGivenNamesFromText(typed, printedName(reading.text), reading.text);
-  return name && { ...name, unsureWords: new Set(reading.unsureWords.flatMap((w) => normalizeName(w).split(' '))) };
+  return name && { ...name, unsureWords: unsureWordsOf(reading) };
+}
+
+/** The words of a reading the recogniser was unsure of, normalised as names are. */
+function unsureWordsOf(reading: TextReading): ReadonlySet<string> {
+  return new Set(reading.unsureWords.flatMap((w) => normalizeName(w).split(' ')));
 }
 
 /**

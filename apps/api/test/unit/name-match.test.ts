@@ -220,10 +220,20 @@ describe('name in free text (no surname/given split known)', () => {
     expect(outcome(nameInTextScore('João Ólöf Trần', licence))).not.toBe('pass');
     expect(outcome(nameInTextScore('João Ólöf Brink', licence))).not.toBe('pass');
     expect(outcome(nameInTextScore('João Ólöf Mac Giolla', licence))).toBe('pass');
-    // A long word one letter off is still a misreading of it.
-    expect(outcome(nameInTextScore('Ana Lucía Martínez Garcia', text.replace('MARTÍNEZ', 'MARTINEZ').replace('GARCÍA', 'GARClA')))).toBe(
-      'pass',
-    );
+  });
+  it('a near word is a misreading only where the recogniser was unsure of it; read with confidence it is another name', () => {
+    const misread = text.replace('MARTÍNEZ', 'MARTINEZ').replace('GARCÍA', 'GARClA');
+    expect(outcome(nameInTextScore('Ana Lucía Martínez Garcia', misread, new Set(['GARCLA'])))).toBe('pass');
+    expect(outcome(nameInTextScore('Ana Lucía Martínez Garcia', misread))).toBe('review');
+    // Held-out 2026-11-27: "Marie Da Silva" typed for a card of Begoña María Da Silva whose labels were lost.
+    const card = 'IDENTITY CARD\nDA SILVA\nBEGOÑA MARÍA\n12 03 1988';
+    expect(outcome(nameInTextScore('Marie Da Silva', card))).toBe('review');
+    expect(outcome(nameInTextScore('Mario Da Silva', card))).toBe('review');
+    expect(outcome(nameInTextScore('María Da Silva', card))).toBe('pass');
+    expect(outcome(nameInTextScore('Begona Maria Da Silva', card))).toBe('pass');
+    // Transliterated both ways and cut by a full field are the word itself, not near words.
+    expect(outcome(nameInTextScore('Søren Ødegård', 'ODEGAARD\nSOEREN'))).toBe('pass');
+    expect(outcome(nameInTextScore('Alexandrina Ødegård', 'OEDEGAARD\nALEXANDRIN'))).toBe('pass');
   });
 });
 
