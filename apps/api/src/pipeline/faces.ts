@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fuseActivations, readWeights, scalarReader, type GraphModelJson } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
+import type { FaceModels } from './face-models.js';
 
 /**
  * Face detection, 1024-value embedding and head pose with @vladmandic/human (MIT) on the tfjs
@@ -88,7 +89,7 @@ const RAD = 180 / Math.PI;
 /** Rec. 601 luma weights: grey in all three channels (the models take RGB). */
 const LUMA: [number, number, number] = [0.299, 0.587, 0.114];
 
-export class FaceAnalyzer {
+export class FaceAnalyzer implements FaceModels {
   private constructor(private readonly human: HumanInstance) {}
 
   static async start(): Promise<FaceAnalyzer> {
@@ -211,12 +212,18 @@ export class FaceAnalyzer {
     return this.mostConfident(img, squares);
   }
 
-  /** The box of the most confident face found on any of the regions (relative boxes), or null. */
+  /**
+   * The box of the most confident face found on any of the regions (relative boxes), or null. A
+   * face found confidently (LOCATE_SURE_SCORE) and whole, clear of its tile's inner edges, ends the
+   * search: the tiles after it would find that face again (dev fronts: 40% fewer detector runs).
+   * One cut by a tile's edge, or found less surely, may be bettered by a tile that holds it whole.
+   */
   private async mostConfident(img: DecodedImage, regions: Region[]): Promise<[number, number, number, number] | null> {
     let best: { score: number; box: [number, number, number, number] } | null = null;
     for (const r of regions) {
       const found = await this.detectOnly(img, r, true);
       if (found && (!best || found.score > best.score)) best = found;
+      if (found && found.score >= LOCATE_SURE_SCORE && wholeWithin(found.box, r)) break;
     }
     return best?.box ?? null;
   }
@@ -278,8 +285,8 @@ export class FaceAnalyzer {
   }
 
   /** Similarity of two embeddings in [0, 1] (human's normalised distance). */
-  similarity(a: number[], b: number[]): number {
-    return this.human.match.similarity(a, b);
+  similarity(a: number[], b: number[]): Promise<number> {
+    return Promise.resolve(this.human.match.similarity(a, b));
   }
 }
 
@@ -287,5 +294,24 @@ export class FaceAnalyzer {
 const LOCATE_SIDE = 512;
 /** A located face is analysed on a crop scaled to this side. */
 const DOCUMENT_FACE_SIDE = 384;
+/** From this the detector's find on a tile is surely a face (dev portraits on tiles: 0.5-0.93). */
+const LOCATE_SURE_SCORE = 0.7;
+/**
+ * A box (relative to the image) lies whole within a tile: clear of each edge of the tile by 2% of
+ * the tile's size, except where that edge is the image's own.
+ */
+function wholeWithin(box: [number, number, number, number], tile: Region): boolean {
+  const [x, y, w, h] = box;
+  const mx = 0.02 * tile.width;
+  const my = 0.02 * tile.height;
+  const right = tile.left + tile.width;
+  const bottom = tile.top + tile.height;
+  return (
+    (tile.left <= 0 || x >= tile.left + mx) &&
+    (tile.top <= 0 || y >= tile.top + my) &&
+    (right >= 1 || x + w <= right - mx) &&
+    (bottom >= 1 || y + h <= bottom - my)
+  );
+}
 /** Below this the detector's find on a tile is texture (a flag, a seal), not a face. */
 const LOCATE_MIN_SCORE = 0.5;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '@service/contract';
 import { decodeImage, fromDecoded, type DecodedImage } from './decode.js';
-import type { FaceAnalyzer, FaceResult } from './faces.js';
+import type { FaceModels } from './face-models.js';
+import type { FaceResult } from './faces.js';
 
 /**
  * Active liveness: each step's four frames must show the pose its beacon asked for, relative to
@@ -64,14 +65,14 @@ export interface LivenessResult {
 }
 
 export async function judgeLiveness(
-  faces: FaceAnalyzer,
+  faces: FaceModels,
   input: { anchor: Buffer; selfieFace: FaceResult | null; steps: { step: number; pose: string; frames: Buffer[] }[] },
 ): Promise<LivenessResult> {
   const all = [input.anchor, ...input.steps.flatMap((s) => s.frames)];
   const decoded = await Promise.all(all.map((b) => decodeImage(b, FRAME_SIDE).catch(() => null)));
   const anchor = decoded[0] ? await faces.analyse(decoded[0], FRAME_SIDE) : null;
   if (!anchor) return { score: 0, steps: [] };
-  const sameAsSelfie = input.selfieFace ? faces.similarity(anchor.embedding, input.selfieFace.embedding) >= LIVENESS_RULES.sameFace : false;
+  const sameAsSelfie = input.selfieFace ? (await faces.similarity(anchor.embedding, input.selfieFace.embedding)) >= LIVENESS_RULES.sameFace : false;
 
   // No picture may serve two beacons or repeat the anchor. Within a burst, frames of a head held
   // still may be alike (a virtual camera's are identical): the pose and the beacon's timing judge those.
@@ -117,7 +118,7 @@ export async function judgeLiveness(
     const sameFace =
       detected.length >= LIVENESS_RULES.framesNeeded &&
       probeFace !== null &&
-      faces.similarity(anchor.embedding, probeFace.embedding) >= LIVENESS_RULES.sameFace;
+      (await faces.similarity(anchor.embedding, probeFace.embedding)) >= LIVENESS_RULES.sameFace;
     steps.push({
       step: s.step,
       pose: s.pose,

@@ -10,7 +10,8 @@ import {
   type Region,
 } from './decode.js';
 import { documentRegion } from './find-document.js';
-import { FaceAnalyzer, type FaceResult } from './faces.js';
+import { FaceThread } from './face-thread.js';
+import type { FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, showsZoneLine, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
@@ -50,7 +51,7 @@ export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' |
 export class VisionPipeline implements VerificationPipeline {
   private constructor(
     private readonly ocr: OcrEngine,
-    private readonly faces: FaceAnalyzer,
+    private readonly faces: FaceThread,
     private readonly now: () => Date,
   ) {}
 
@@ -59,12 +60,12 @@ export class VisionPipeline implements VerificationPipeline {
   private readonly levels = new WeakMap<DecodedImage, Promise<DecodedImage>>();
 
   static async start(opts: { ocrWorkers?: number; now?: () => Date } = {}): Promise<VisionPipeline> {
-    const [ocr, faces] = await Promise.all([OcrEngine.start({ textWorkers: opts.ocrWorkers, mrzWorkers: 1 }), FaceAnalyzer.start()]);
+    const [ocr, faces] = await Promise.all([OcrEngine.start({ textWorkers: opts.ocrWorkers, mrzWorkers: 1 }), FaceThread.start()]);
     return new VisionPipeline(ocr, faces, opts.now ?? (() => new Date()));
   }
 
   async stop(): Promise<void> {
-    await this.ocr.stop();
+    await Promise.all([this.ocr.stop(), this.faces.stop()]);
   }
 
   /** Which Tesseract build reads, and the processes it reads in (native): for the benchmark. */
@@ -247,7 +248,7 @@ export class VisionPipeline implements VerificationPipeline {
     });
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
-    const faceMatch = docFace && selfieFace ? round(this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
+    const faceMatch = docFace && selfieFace ? round(await this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
     const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
     const imageQuality = Math.min(docQuality.score, selfieQuality.score);
     const qualityProblems = [...new Set<QualityProblem>([...docQuality.problems, ...selfieQuality.problems])];

@@ -1,0 +1,23 @@
+import type { FaceResult } from './faces.js';
+
+/** A decoded image as it crosses to the face thread (its pixels copied, the caller keeps its own). */
+export interface WireImage {
+  width: number;
+  height: number;
+  pixels: Uint8Array;
+  pixelWidth: number;
+  pixelHeight: number;
+}
+
+/** A call to the face thread. */
+export type FaceCall =
+  | { id: number; op: 'analyse'; image: WireImage; maxSide: number; embedding: boolean }
+  | { id: number; op: 'analyseDocument'; image: WireImage }
+  | { id: number; op: 'similarity'; a: number[]; b: number[] };
+
+/** What the face thread answers: once `ready` (or `failed` to load), then one reply per call. */
+export type FaceReply =
+  | { kind: 'ready' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'result'; id: number; value: FaceResult | null | number }
+  | { kind: 'error'; id: number; message: string };

@@ -1,0 +1,63 @@
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCase } from '../../src/eval/eval-set.js';
+import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
+import { decodeImage } from '../../src/pipeline/decode.js';
+import { FaceThread } from '../../src/pipeline/face-thread.js';
+import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+
+let thread: FaceThread;
+let here: FaceAnalyzer;
+beforeAll(async () => {
+  [thread, here] = await Promise.all([FaceThread.start(), FaceAnalyzer.start()]);
+}, 60_000);
+afterAll(() => thread.stop());
+
+const photo = (name: string) => sharp(path.join(FACES_DIR, name)).jpeg().toBuffer().then((b) => decodeImage(b, 512));
+
+describe('the face models on a thread of their own (FaceThread)', () => {
+  it('answers as the models on the calling thread do: faces, embeddings, pose and similarity', { timeout: 60_000 }, async () => {
+    const c = await buildCase('dev', 7); // a passport page
+    const [front, selfie] = await Promise.all([decodeImage(c.docFront), decodeImage(c.selfie, 512)]);
+    const [docT, selfieT] = await Promise.all([thread.analyseDocument(front), thread.analyse(selfie, 512)]);
+    const docH = await here.analyseDocument(front);
+    const selfieH = await here.analyse(selfie, 512);
+    expect(docT).not.toBeNull();
+    expect(selfieT).not.toBeNull();
+    expect(docT).toEqual(docH);
+    expect(selfieT).toEqual(selfieH);
+    expect(await thread.similarity(docT!.embedding, selfieT!.embedding)).toBe(await here.similarity(docH!.embedding, selfieH!.embedding));
+  });
+
+  it('routes each answer to its call when many are in flight, pose-only calls without an embedding', async () => {
+    const [astronaut, hopper, camera] = await Promise.all([photo('astronaut.png'), photo('grace_hopper.jpg'), photo('camera.png')]);
+    const got = await Promise.all([
+      thread.analyse(astronaut),
+      thread.analyse(hopper, 512, { embedding: false }),
+      thread.analyse(camera),
+      thread.analyse(astronaut),
+    ]);
+    expect(got.every(Boolean)).toBe(true);
+    expect(got[1]!.embedding).toEqual([]);
+    expect(got[0]).toEqual(got[3]);
+    expect(got[0]).toEqual(await here.analyse(astronaut));
+    expect(await thread.similarity(got[0]!.embedding, got[2]!.embedding)).toBeLessThan(0.45);
+  });
+
+  it('a thread that dies fails the calls it held and is started again for the next', { timeout: 60_000 }, async () => {
+    const astronaut = await photo('astronaut.png');
+    const held = thread.analyse(astronaut);
+    await (thread as unknown as { worker: Worker }).worker.terminate();
+    await expect(held).rejects.toThrow(/face thread exited/);
+    const again = await thread.analyse(astronaut);
+    expect(again?.embedding).toHaveLength(1024);
+  });
+
+  it('after stop, calls fail instead of waiting', async () => {
+    const other = await FaceThread.start();
+    await other.stop();
+    await expect(other.analyse(await photo('astronaut.png'))).rejects.toThrow(/stopped/);
+  });
+});
