@@ -97,12 +97,6 @@ export class VisionPipeline implements VerificationPipeline {
     );
     if (!front || !selfie) return unusable(!front, !selfie, times);
 
-    const [docQ, selfieQ] = await timed('quality', () =>
-      Promise.all([measureQuality(front, 'document'), measureQuality(selfie, 'selfie')]),
-    );
-    const docQuality = judgeQuality(docQ, 'document');
-    const selfieQuality = judgeQuality(selfieQ, 'selfie');
-
     // Faces (and liveness after them) run while the MRZ and text stages work on their threads.
     // Both branches are awaited together, so a failure in either is handled, never left floating.
     const docFaceFound = timed('faces', () => this.faces.analyseDocument(front));
@@ -197,11 +191,15 @@ export class VisionPipeline implements VerificationPipeline {
       }
       return { reading: best, other };
     };
-    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }, documentOnScreen] = await Promise.all([
+    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
       readDocument(),
       facesAndLiveness(),
       onScreen(),
+      // Quality is only needed for the verdict: measured beside the other stages, after they start.
+      timed('quality', () => Promise.all([measureQuality(front, 'document'), measureQuality(selfie, 'selfie')])),
     ]);
+    const docQuality = judgeQuality(docQ, 'document');
+    const selfieQuality = judgeQuality(selfieQ, 'selfie');
 
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
     const printed = mrz ? null : printedFields(text.text);
