@@ -195,8 +195,11 @@ function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyp
   const typedParts = typed.filter((x) => !x.particle);
   if (givenTyped && typedParts.length >= 2 && typedParts.some((p) => p.forms.some((f) => d.exact.has(f)) || d.folded.has(p.folded)))
     return NAME_SCORES.oneLetterOff;
+  // One letter off, folded spellings too (SCHROEDER typed, SCHRÖDER read SCHRADER): review, never a pass.
   const longest = Math.max(...[...d.exact].map((s) => s.length));
-  if (longest >= 5 && [...t.exact].some((ts) => [...d.exact].some((ds) => editDistance(ts, ds, 1) <= 1))) return NAME_SCORES.oneLetterOff;
+  const typedSpellings = [...t.exact, ...t.folded];
+  const docSpellings = [...d.exact, ...d.folded];
+  if (longest >= 5 && typedSpellings.some((ts) => docSpellings.some((ds) => editDistance(ts, ds, 1) <= 1))) return NAME_SCORES.oneLetterOff;
   return NAME_SCORES.otherPerson;
 }
 
@@ -204,8 +207,16 @@ function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyp
 function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean): number {
   if (t.forms.some((f) => d.forms.includes(f))) return NAME_SCORES.exact;
   if (t.folded === d.folded) return NAME_SCORES.folded;
-  const tf = t.forms[0]!;
-  const df = d.forms[0]!;
+  // Every spelling of each, folded ones too: a typed JUERGEN is one letter off a printed JÜRGEN
+  // read JIRGEN only once both are folded (JURGEN).
+  let best = 0;
+  for (const tf of new Set([...t.forms, t.folded]))
+    for (const df of new Set([...d.forms, d.folded])) best = Math.max(best, givenSpellingScore(tf, df, truncated, unsure));
+  return best;
+}
+
+/** One spelling of a typed given name against one of a document's, neither equal to the other. */
+function givenSpellingScore(tf: string, df: string, truncated: boolean, unsure: boolean): number {
   if (tf.length === 1 && df.startsWith(tf)) return NAME_SCORES.abbreviated; // an initial
   // Alex for Alexander, but also Jan for Janina: a person looks.
   if (tf.length >= 3 && df.startsWith(tf)) return NAME_SCORES.shortened;
