@@ -36,12 +36,12 @@ export const GENERATOR_VERSION = 2;
  * `heldout` was drawn with `heldout-c94b`, then `heldout-3f70` (2026-11-26, fifth round), then
  * `heldout-92d6` (sixth round, run once mid-round), then `heldout-3fab` (its report: screen photos
  * approved), `heldout-8b2d` (eighth round), `heldout-599f` (ninth round, 240 cases), `heldout-6a89`
- * (tenth round: native Tesseract), `heldout-ec15` (eleventh round: fused face models), then
- * `heldout-851e` (twelfth round: the face models on their own thread); each
+ * (tenth round: native Tesseract), `heldout-ec15` (eleventh round: fused face models),
+ * `heldout-851e` (twelfth round, run mid-round), then `heldout-b170` (twelfth round's report); each
  * time its per-case failures had been read, so it was drawn again with a new seed for what
  * followed (docs/pipeline.md, "Splits").
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-851e' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-b170' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
