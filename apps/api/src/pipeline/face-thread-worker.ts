@@ -11,7 +11,10 @@ import type { FaceCall, FaceReply, WireImage } from './face-thread-protocol.js';
 const port = parentPort;
 if (!port) throw new Error('face-thread-worker runs as a worker thread');
 
-const asDecoded = (w: WireImage): DecodedImage => ({ ...w, pixels: Buffer.from(w.pixels.buffer, w.pixels.byteOffset, w.pixels.byteLength) });
+const asDecoded = (w: WireImage): DecodedImage => ({
+  ...w,
+  pixels: Buffer.from(w.pixels.buffer, w.pixels.byteOffset, w.pixels.byteLength),
+});
 
 const faces = await FaceAnalyzer.start().catch((err: unknown) => {
   port.postMessage({ kind: 'failed', message: (err as Error).message } satisfies FaceReply);

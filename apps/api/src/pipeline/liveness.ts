@@ -72,7 +72,9 @@ export async function judgeLiveness(
   const decoded = await Promise.all(all.map((b) => decodeImage(b, FRAME_SIDE).catch(() => null)));
   const anchor = decoded[0] ? await faces.analyse(decoded[0], FRAME_SIDE) : null;
   if (!anchor) return { score: 0, steps: [] };
-  const sameAsSelfie = input.selfieFace ? (await faces.similarity(anchor.embedding, input.selfieFace.embedding)) >= LIVENESS_RULES.sameFace : false;
+  const sameAsSelfie = input.selfieFace
+    ? (await faces.similarity(anchor.embedding, input.selfieFace.embedding)) >= LIVENESS_RULES.sameFace
+    : false;
 
   // No picture may serve two beacons or repeat the anchor. Within a burst, frames of a head held
   // still may be alike (a virtual camera's are identical): the pose and the beacon's timing judge those.

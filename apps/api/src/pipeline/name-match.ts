@@ -386,7 +386,8 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
         }
         const folded = foldTransliteration(t);
         // Equal or one a prefix of the other (an MRZ cut): the word itself; else a near word.
-        const itself = (d: string) => [t, folded].some((x) => tokenSimilarity(x, d) >= 0.95 && (x === d || d.startsWith(x) || x.startsWith(d)));
+        const itself = (d: string) =>
+          [t, folded].some((x) => tokenSimilarity(x, d) >= 0.95 && (x === d || d.startsWith(x) || x.startsWith(d)));
         let sim = 0;
         let near = false;
         for (const d of doc) {

@@ -15,7 +15,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => thread.stop());
 
-const photo = (name: string) => sharp(path.join(FACES_DIR, name)).jpeg().toBuffer().then((b) => decodeImage(b, 512));
+const photo = (name: string) =>
+  sharp(path.join(FACES_DIR, name))
+    .jpeg()
+    .toBuffer()
+    .then((b) => decodeImage(b, 512));
 
 describe('the face models on a thread of their own (FaceThread)', () => {
   it('answers as the models on the calling thread do: faces, embeddings, pose and similarity', { timeout: 60_000 }, async () => {
