@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DecodedImage } from './decode.js';
 import type { FaceModels } from './face-models.js';
-import type { FaceCall, FaceReply, WireImage } from './face-thread-protocol.js';
+import type { FaceCall, FaceReply } from './face-thread-protocol.js';
 import type { FaceResult } from './faces.js';
 
 /** Both src/ and dist/ sit two levels below the package: the thread always runs the built JS. */
@@ -14,7 +14,8 @@ type Pending = { resolve(value: unknown): void; reject(err: Error): void };
  * thread their WebAssembly calls (20-200 ms each, never yielding) held up everything else: the
  * skew and binarisation of the MRZ pages, and the writes that hand a page to an OCR engine, so the
  * engines sat idle while faces were found (a passport's zone was read only after both faces).
- * Here the two go on side by side. Pixels are copied across (a 2048 px image in about 3 ms).
+ * Here the two go on side by side. Pixels are copied across, not transferred (the caller's feed
+ * the OCR stages too): a 2048 px image in about 3 ms.
  *
  * A thread that dies fails the calls it held (the run fails and is retried, as on any error) and
  * is started again for the next call.
@@ -36,11 +37,11 @@ export class FaceThread implements FaceModels {
   }
 
   analyse(image: DecodedImage, maxSide = 512, opts: { embedding?: boolean } = {}): Promise<FaceResult | null> {
-    return this.call({ op: 'analyse', image: wire(image), maxSide, embedding: opts.embedding ?? true }) as Promise<FaceResult | null>;
+    return this.call({ op: 'analyse', image, maxSide, embedding: opts.embedding ?? true }) as Promise<FaceResult | null>;
   }
 
   analyseDocument(img: DecodedImage): Promise<FaceResult | null> {
-    return this.call({ op: 'analyseDocument', image: wire(img) }) as Promise<FaceResult | null>;
+    return this.call({ op: 'analyseDocument', image: img }) as Promise<FaceResult | null>;
   }
 
   similarity(a: number[], b: number[]): Promise<number> {
@@ -98,8 +99,3 @@ export class FaceThread implements FaceModels {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-function wire(img: DecodedImage): WireImage {
-  // Copied, not transferred: the caller's pixels feed the OCR stages too.
-  return { width: img.width, height: img.height, pixels: img.pixels, pixelWidth: img.pixelWidth, pixelHeight: img.pixelHeight };
-}

@@ -211,7 +211,7 @@ export class FaceAnalyzer implements FaceModels {
     if (whole) yield whole;
     // Tiles of 0.45 x 0.45 at steps of 0.275: every face under about a fifth of the picture lies whole in one.
     const thirds = [0, 0.275, 0.55].flatMap((top) => [0, 0.275, 0.55].map((left) => ({ left, top, width: 0.45, height: 0.45 })));
-    const onThirds = await this.found(img, thirds);
+    const onThirds = await this.facesOn(img, thirds);
     yield* onThirds;
     if (onThirds.length) return;
     // Still nothing: a portrait of 3-5% of the photo's width, in a tall photo (whose tiles above are
@@ -226,7 +226,7 @@ export class FaceAnalyzer implements FaceModels {
       return Array.from({ length: n }, (_, i) => (n === 1 ? 0 : (i * (length - side)) / (n - 1)));
     };
     const squares = starts(H).flatMap((y) => starts(W).map((x) => ({ left: x / W, top: y / H, width: side / W, height: side / H })));
-    yield* await this.found(img, squares);
+    yield* await this.facesOn(img, squares);
   }
 
   /**
@@ -235,28 +235,20 @@ export class FaceAnalyzer implements FaceModels {
    * search: the tiles after it would find that face again (dev fronts: 40% fewer detector runs).
    * One cut by a tile's edge, or found less surely, may be bettered by a tile that holds it whole.
    */
-  private async found(img: DecodedImage, regions: Region[]): Promise<Box[]> {
+  private async facesOn(img: DecodedImage, regions: Region[]): Promise<Box[]> {
     const finds: { score: number; box: Box }[] = [];
     for (const r of regions) {
-      const found = await this.detectOnly(img, r, true);
-      if (!found) continue;
-      finds.push(found);
-      if (found.score >= LOCATE_SURE_SCORE && wholeWithin(found.box, r)) break;
+      const find = await this.detectOnly(img, r, true);
+      if (!find) continue;
+      finds.push(find);
+      if (find.score >= LOCATE_SURE_SCORE && wholeWithin(find.box, r)) break;
     }
     return finds.sort((a, b) => b.score - a.score).map((f) => f.box);
   }
 
-  private async detectOnly(img: DecodedImage, r: Region): Promise<[number, number, number, number] | null>;
-  private async detectOnly(
-    img: DecodedImage,
-    r: Region,
-    withScore: true,
-  ): Promise<{ score: number; box: [number, number, number, number] } | null>;
-  private async detectOnly(
-    img: DecodedImage,
-    r: Region,
-    withScore = false,
-  ): Promise<[number, number, number, number] | { score: number; box: [number, number, number, number] } | null> {
+  private async detectOnly(img: DecodedImage, r: Region): Promise<Box | null>;
+  private async detectOnly(img: DecodedImage, r: Region, withScore: true): Promise<{ score: number; box: Box } | null>;
+  private async detectOnly(img: DecodedImage, r: Region, withScore = false): Promise<Box | { score: number; box: Box } | null> {
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const left = Math.round(r.left * W);
@@ -274,7 +266,7 @@ export class FaceAnalyzer implements FaceModels {
       const face = result.face[0];
       if (!face || face.score < LOCATE_MIN_SCORE) return null;
       const [fx, fy, fw, fh] = face.boxRaw;
-      const box: [number, number, number, number] = [(left + fx * width) / W, (top + fy * height) / H, (fw * width) / W, (fh * height) / H];
+      const box: Box = [(left + fx * width) / W, (top + fy * height) / H, (fw * width) / W, (fh * height) / H];
       return withScore ? { score: face.score, box } : box;
     } finally {
       tensor.dispose();

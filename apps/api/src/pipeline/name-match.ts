@@ -341,7 +341,6 @@ export function tokenSimilarity(a: string, b: string): number {
 }
 
 /**
-/**
  * Without a name whose parts are known (no MRZ, no labelled fields) the name has no fixed place in
  * the OCR text, so each typed token is scored against its best match among the text's tokens,
  * plain and ICAO-transliterated; the mean is the score. A token counts only from TEXT_TOKEN_MIN
@@ -385,9 +384,9 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
           return sum + sim;
         }
         const folded = foldTransliteration(t);
-        // Equal or one a prefix of the other (an MRZ cut): the word itself; else a near word.
+        // Equal, or one a prefix (3+ letters) of the other (an MRZ cut): the word itself; else a near word.
         const itself = (d: string) =>
-          [t, folded].some((x) => tokenSimilarity(x, d) >= 0.95 && (x === d || d.startsWith(x) || x.startsWith(d)));
+          [t, folded].some((x) => x === d || (Math.min(x.length, d.length) >= 3 && (d.startsWith(x) || x.startsWith(d))));
         let sim = 0;
         let near = false;
         for (const d of doc) {
