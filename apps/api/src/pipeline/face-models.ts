@@ -11,6 +11,8 @@ export interface FaceModels {
   analyse(image: DecodedImage, maxSide?: number, opts?: { embedding?: boolean }): Promise<FaceResult | null>;
   /** The portrait on a document photo (located first, then analysed on a crop around it), or null. */
   analyseDocument(img: DecodedImage): Promise<FaceResult | null>;
+  /** The face of a selfie (the whole picture, then squares of it when none is found there), or null. */
+  analyseSelfie(img: DecodedImage): Promise<FaceResult | null>;
   /** Similarity of two embeddings in [0, 1] (human's normalised distance). */
   similarity(a: number[], b: number[]): Promise<number>;
 }

@@ -13,6 +13,7 @@ export interface WireImage {
 export type FaceCall =
   | { id: number; op: 'analyse'; image: WireImage; maxSide: number; embedding: boolean }
   | { id: number; op: 'analyseDocument'; image: WireImage }
+  | { id: number; op: 'analyseSelfie'; image: WireImage }
   | { id: number; op: 'similarity'; a: number[]; b: number[] };
 
 /** What the face thread answers: once `ready` (or `failed` to load), then one reply per call. */

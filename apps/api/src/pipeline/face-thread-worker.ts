@@ -27,7 +27,9 @@ port.on('message', (call: FaceCall) => {
       ? faces.analyse(asDecoded(call.image), call.maxSide, { embedding: call.embedding })
       : call.op === 'analyseDocument'
         ? faces.analyseDocument(asDecoded(call.image))
-        : faces.similarity(call.a, call.b);
+        : call.op === 'analyseSelfie'
+          ? faces.analyseSelfie(asDecoded(call.image))
+          : faces.similarity(call.a, call.b);
   work.then(
     (value) => port.postMessage({ kind: 'result', id: call.id, value } satisfies FaceReply),
     (err: unknown) => port.postMessage({ kind: 'error', id: call.id, message: (err as Error).message } satisfies FaceReply),

@@ -44,6 +44,10 @@ export class FaceThread implements FaceModels {
     return this.call({ op: 'analyseDocument', image: img }) as Promise<FaceResult | null>;
   }
 
+  analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
+    return this.call({ op: 'analyseSelfie', image: img }) as Promise<FaceResult | null>;
+  }
+
   similarity(a: number[], b: number[]): Promise<number> {
     return this.call({ op: 'similarity', a, b }) as Promise<number>;
   }

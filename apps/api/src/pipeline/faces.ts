@@ -181,6 +181,38 @@ export class FaceAnalyzer implements FaceModels {
     return null;
   }
 
+  /**
+   * The face of a selfie: the most confident face of the whole picture at 512 px. When there is
+   * none, squares of the picture's short side, from its middle out to both ends, are tried at that
+   * size, where the face is larger to the detector: a face turned well away from the camera is
+   * found on some framings only (dev: a profile behind a camcorder filling 36-44% of a landscape
+   * frame, found on none of the whole frame's scales). A face found so must lie whole in the
+   * picture: a chin at the top edge of a photo of the chest is no face to match.
+   */
+  async analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
+    const whole = await this.analyse(img, SELFIE_FACE_SIDE);
+    if (whole) return whole;
+    const W = img.pixelWidth;
+    const H = img.pixelHeight;
+    const side = Math.min(W, H);
+    if (Math.max(W, H) < 1.2 * side) return null;
+    for (const at of [0.5, 0.25, 0.75, 0, 1]) {
+      const left = W > H ? Math.round(at * (W - side)) : 0;
+      const top = H > W ? Math.round(at * (H - side)) : 0;
+      const { data, info } = await fromDecoded(img)
+        .extract({ left, top, width: side, height: side })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const square: DecodedImage = { width: side, height: side, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
+      const face = await this.analyse(square, SELFIE_FACE_SIDE);
+      if (!face) continue;
+      const [fx, fy, fw, fh] = face.box;
+      const box: Box = [(left + fx * side) / W, (top + fy * side) / H, (fw * side) / W, (fh * side) / H];
+      if (insideImage(box)) return { ...face, box };
+    }
+    return null;
+  }
+
   /** The full analysis on a square of 2.4 face sizes around a located face (relative box), or null. */
   private async analyseAround(img: DecodedImage, [bx, by, bw, bh]: Box): Promise<FaceResult | null> {
     const W = img.pixelWidth;
@@ -302,6 +334,8 @@ export class FaceAnalyzer implements FaceModels {
 
 /** The detector's own input is 256 px: locating needs no more pixels than this. */
 const LOCATE_SIDE = 512;
+/** A selfie (or a square of it) is analysed scaled to this side. */
+const SELFIE_FACE_SIDE = 512;
 /** A located face is analysed on a crop scaled to this side. */
 const DOCUMENT_FACE_SIDE = 384;
 type Box = [number, number, number, number];
@@ -331,6 +365,11 @@ function wholeWithin(box: Box, tile: Region): boolean {
     (right >= 1 || x + w <= right - mx) &&
     (bottom >= 1 || y + h <= bottom - my)
   );
+}
+
+/** A box (relative to the image) lies whole in the image. */
+function insideImage([x, y, w, h]: Box): boolean {
+  return x >= 0 && y >= 0 && x + w <= 1 && y + h <= 1;
 }
 /** Below this the detector's find on a tile is texture (a flag, a seal), not a face. */
 const LOCATE_MIN_SCORE = 0.5;

@@ -101,7 +101,7 @@ export class VisionPipeline implements VerificationPipeline {
     // Both branches are awaited together, so a failure in either is handled, never left floating.
     const docFaceFound = timed('faces', () => this.faces.analyseDocument(front));
     const facesAndLiveness = async () => {
-      const [docFace, selfieFace] = await Promise.all([docFaceFound, timed('faces', () => this.faces.analyse(selfie, 512))]);
+      const [docFace, selfieFace] = await Promise.all([docFaceFound, timed('faces', () => this.faces.analyseSelfie(selfie))]);
       const live = images.liveness;
       const liveness = live
         ? await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace, steps: live.steps }))

@@ -33,6 +33,8 @@ describe('the face models on a thread of their own (FaceThread)', () => {
     expect(docT).toEqual(docH);
     expect(selfieT).toEqual(selfieH);
     expect(await thread.similarity(docT!.embedding, selfieT!.embedding)).toBe(await here.similarity(docH!.embedding, selfieH!.embedding));
+    // A selfie: the same face, found on the whole picture by both.
+    expect(await thread.analyseSelfie(selfie)).toEqual(await here.analyseSelfie(selfie));
   });
 
   it('routes each answer to its call when many are in flight, pose-only calls without an embedding', async () => {

@@ -89,6 +89,29 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     expect(await faces.similarity(doc!.embedding, selfie!.embedding)).toBeGreaterThan(0.45);
   });
 
+  it('finds on squares of a selfie a turned face that the whole landscape frame hides from the detector', { timeout: 60_000 }, async () => {
+    // Dev case 27: someone else's selfie, a profile behind a camcorder filling 36% of a 1280 x 720 frame.
+    const c = await buildCase('dev', 27);
+    const selfie = await decodeImage(c.selfie, 1024);
+    expect(await faces.analyse(selfie, 512)).toBeNull();
+    const face = await faces.analyseSelfie(selfie);
+    expect(face).not.toBeNull();
+    expect(face!.embedding).toHaveLength(1024);
+    const [x, y, w, h] = face!.box;
+    // Its box is relative to the whole frame, and lies in it.
+    expect(x).toBeGreaterThan(0.25);
+    expect(x + w).toBeLessThan(0.8);
+    expect(y).toBeGreaterThan(0);
+    expect(y + h).toBeLessThan(1);
+  });
+
+  it('takes no face cut by the edge of a selfie aimed at the chest', { timeout: 60_000 }, async () => {
+    // Dev case 291: the camera aimed below the face, whose lower half is at the top of the frame;
+    // squares of the frame show it to the detector, cut by the frame's top edge.
+    const c = await buildCase('dev', 291);
+    expect(await faces.analyseSelfie(await decodeImage(c.selfie, 1024))).toBeNull();
+  });
+
   it('finds no portrait on a document without one', async () => {
     expect(await faces.analyseDocument(await decodeImage(await textCard(2400, 1500)))).toBeNull();
   });
