@@ -219,11 +219,11 @@ export interface EvalCase extends EvalCaseMeta {
 export const SPLIT_ROUNDS: Record<Split, number> = { dev: 2, heldout: 1 };
 
 /** Which class each index of a split holds: every class's count per round, each round interleaved by the split's seed. */
-export function caseClasses(split: Split): EvalClass[] {
+export function caseClasses(split: Split, seed: string = SPLIT_SEEDS[split]): EvalClass[] {
   const out: EvalClass[] = [];
   for (let round = 0; round < SPLIT_ROUNDS[split]; round++) {
     const list = CLASS_NAMES.flatMap((c) => Array.from({ length: CLASSES[c].count }, () => c));
-    const rng = Rng.of(SPLIT_SEEDS[split], round === 0 ? 'order' : `order-${round + 1}`);
+    const rng = Rng.of(seed, round === 0 ? 'order' : `order-${round + 1}`);
     for (let i = list.length - 1; i > 0; i--) {
       const j = Math.floor(rng.next() * (i + 1));
       [list[i], list[j]] = [list[j]!, list[i]!];
@@ -454,12 +454,12 @@ function initDocumentType(rng: Rng, kind: DocKind, country: string): DocumentTyp
   }
 }
 
-/** Builds case `index` of `split`. */
-export async function buildCase(split: Split, index: number): Promise<EvalCase> {
-  const cls = caseClasses(split)[index];
+/** Builds case `index` of `split` (drawn with the split's seed, or another: a retired held-out seed's case in a test). */
+export async function buildCase(split: Split, index: number, seed: string = SPLIT_SEEDS[split]): Promise<EvalCase> {
+  const cls = caseClasses(split, seed)[index];
   if (!cls) throw new Error(`no case ${index} in ${split}`);
   const spec = CLASSES[cls];
-  const rng = Rng.of(SPLIT_SEEDS[split], 'case', index);
+  const rng = Rng.of(seed, 'case', index);
   const kind = KIND_OF[cls] ?? rng.pick(DOC_KINDS);
   const portrait: PortraitId = rng.chance(0.5) ? 'collins' : 'hopper';
   const name = randomName(rng);
