@@ -313,6 +313,10 @@ export class VisionPipeline implements VerificationPipeline {
     const band = await findMrzBand(level);
     const found = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await attempt(level, band) : null;
     if (found) return found;
+    // A band of two lines may be a zone's last line over the card's own edge (a light card on a
+    // dark desk draws a line of "ink"): the zone's first line is then above it.
+    const higher = band && zoneSeen ? await attempt(level, raised(band)) : null;
+    if (higher) return higher;
     return level === side || !zoneSeen ? null : attempt(side, MRZ_BOTTOM);
   }
 
@@ -334,6 +338,12 @@ export class VisionPipeline implements VerificationPipeline {
 /** A printed reading as document_ocr scores it (its confidence and fields found, `fieldsIn` counting six), before the face. */
 const readScore = (r: TextReading) =>
   documentOcrScore({ mrzRead: false, textConfidence: r.confidence, fieldsFound: Math.min(5, fieldsIn(r.text)), documentFace: true });
+
+/** A region grown upwards by half its height (within the image). */
+function raised(r: Region): Region {
+  const top = Math.max(0, r.top - r.height / 2);
+  return { ...r, top, height: r.height + (r.top - top) };
+}
 
 /** Where the first reading of a zone starts: the bottom 40% of the side. */
 const MRZ_BOTTOM = 0.6;
