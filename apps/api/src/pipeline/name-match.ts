@@ -106,15 +106,27 @@ interface Token {
   forms: string[];
   folded: string;
   particle: boolean;
+  /** Written as one letter (Þ. is an initial, though it is spelt TH). */
+  initial: boolean;
 }
 
 function tokenize(raw: string): Token[] {
   const plain = normalizeName(raw).split(' ').filter(Boolean);
   const icao = icaoTransliteration(raw).split(' ').filter(Boolean);
   const aligned = icao.length === plain.length;
+  // The words as written, letters only: a letter spelt with two (Þ, Æ) is still one here.
+  const written = raw
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}]+/gu, ' ')
+    .trim()
+    .split(' ')
+    .filter(Boolean);
+  const writtenAligned = written.length === plain.length;
   return plain.map((p, i) => {
     const forms = aligned && icao[i] !== p ? [p, icao[i]!] : [p];
-    return { forms, folded: foldTransliteration(p), particle: PARTICLES.has(p) };
+    const initial = p.length === 1 || (writtenAligned && [...written[i]!].length === 1);
+    return { forms, folded: foldTransliteration(p), particle: PARTICLES.has(p), initial };
   });
 }
 
@@ -207,6 +219,8 @@ function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyp
 function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean): number {
   if (t.forms.some((f) => d.forms.includes(f))) return NAME_SCORES.exact;
   if (t.folded === d.folded) return NAME_SCORES.folded;
+  // An initial stands for a name with its first letter as spelt (Þ. for THORA, and for TORA).
+  if (t.initial) return d.forms.some((df) => df.startsWith(t.forms[0]![0]!)) ? NAME_SCORES.abbreviated : 0;
   // Every spelling of each, folded ones too: a typed JUERGEN is one letter off a printed JÜRGEN
   // read JIRGEN only once both are folded (JURGEN).
   let best = 0;
