@@ -280,6 +280,10 @@ function alternativesOf(
 ): { surnameAlternatives?: string[] } {
   const out: string[] = [];
   if (/^\d[A-Z]{2}/.test(nameField(format, lines)) && surname.length > 3) out.push(surname.slice(1));
+  // A TD1 card's name line starts at the card's left edge, which the reader may join to it as I,
+  // E, L or 1 (IGUDMUNDSDOTTIR, EIAABERG): the surname without them, for a typed name to bear out.
+  const edge = format === 'TD1' ? /^[IEL1]{1,2}/.exec(surname)?.[0] : undefined;
+  if (edge) for (let k = 1; k <= edge.length; k++) if (surname.length - k >= 4) out.push(surname.slice(k));
   const first = lines[0] ?? '';
   if ((format === 'TD2' || format === 'TD3') && first.slice(2, 5) !== nationality) {
     const shifted = first.slice(2).split('<<')[0]!.replace(/</g, ' ').replace(/0/g, 'O').trim();

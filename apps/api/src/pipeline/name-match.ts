@@ -261,7 +261,8 @@ function givenScore(typed: Token[], doc: Token[], truncated: boolean, unsure: Re
     worst = Math.min(worst, p.s);
   }
   if (usedT.size === 0) return NAME_SCORES.otherPerson;
-  if (usedT.size < t.length) return Math.min(worst, NAME_SCORES.extraGiven);
+  // A zone cut at its end has no room for the last given names typed: every one it shows was typed.
+  if (usedT.size < t.length && !(truncated && usedD.size === d.length)) return Math.min(worst, NAME_SCORES.extraGiven);
   return usedD.size < d.length ? Math.min(worst, NAME_SCORES.givenOmitted) : worst;
 }
 

@@ -91,6 +91,12 @@ describe('parseMrz', () => {
     expect(parseMrz([l1!, l2!, l3!], NOW)?.surnameAlternatives).toBeUndefined();
   });
 
+  it('keeps a TD1 surname read with the card edge joined to it as letters (EI, I) without them too', () => {
+    const [l1, l2, l3] = composeTd1({ ...person, documentNumber: 'CAA000001' });
+    const r = parseMrz([l1!, l2!, `EI${l3!.slice(0, 28)}`], NOW);
+    expect(r).toMatchObject({ surname: 'EIMARTINEZ GARCIA', surnameAlternatives: ['IMARTINEZ GARCIA', 'MARTINEZ GARCIA'] });
+  });
+
   it('rejects a zone whose check digit does not hold (an OCR misread)', () => {
     const [l1, l2] = composeTd3(person);
     const misread = `${l2.slice(0, 13)}${l2[13] === '1' ? '7' : '1'}${l2.slice(14)}`; // a birth-date digit
