@@ -195,6 +195,7 @@ export class FaceAnalyzer implements FaceModels {
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const side = Math.min(W, H);
+    // A frame nearly square has no square to try but itself.
     if (Math.max(W, H) < 1.2 * side) return null;
     for (const at of [0.5, 0.25, 0.75, 0, 1]) {
       const left = W > H ? Math.round(at * (W - side)) : 0;
@@ -371,5 +372,6 @@ function wholeWithin(box: Box, tile: Region): boolean {
 function insideImage([x, y, w, h]: Box): boolean {
   return x >= 0 && y >= 0 && x + w <= 1 && y + h <= 1;
 }
+
 /** Below this the detector's find on a tile is texture (a flag, a seal), not a face. */
 const LOCATE_MIN_SCORE = 0.5;

@@ -134,16 +134,15 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
  * out whole patches.
  */
 function burntOut(grey: Buffer, w: number, h: number): { clipped: number } {
-  const B = 8;
-  const cols = Math.floor(w / B);
-  const rows = Math.floor(h / B);
+  const cols = Math.floor(w / BLOCK);
+  const rows = Math.floor(h / BLOCK);
   if (!cols || !rows) return { clipped: 0 };
   const burnt = new Uint8Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       let s = 0;
-      for (let y = r * B; y < r * B + B; y++) for (let x = c * B; x < c * B + B; x++) s += grey[y * w + x]!;
-      if (s / (B * B) >= 248) burnt[r * cols + c] = 1;
+      for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) s += grey[y * w + x]!;
+      if (s / (BLOCK * BLOCK) >= 248) burnt[r * cols + c] = 1;
     }
   }
   let hidden = 0;
@@ -192,8 +191,8 @@ function reflections(grey: Buffer, w: number, burnt: Uint8Array, cols: number, r
       const r = Math.floor(i / cols);
       const c = i % cols;
       const values: number[] = [];
-      for (let y = r * 8; y < r * 8 + 8; y++) for (let x = c * 8; x < c * 8 + 8; x++) values.push(grey[y * w + x]!);
-      paper[i] = values.sort((a, b) => a - b)[48]!;
+      for (let y = r * BLOCK; y < (r + 1) * BLOCK; y++) for (let x = c * BLOCK; x < (c + 1) * BLOCK; x++) values.push(grey[y * w + x]!);
+      paper[i] = values.sort((a, b) => a - b)[Math.floor(0.75 * values.length)]!;
     }
     return paper[i]!;
   };
@@ -311,6 +310,8 @@ function hullArea(patch: number[], cols: number): number {
   }
   return Math.abs(twice) / 2;
 }
+/** Burn-out is judged on blocks of this many pixels square (of the grey copy at QUALITY_WIDTH). */
+const BLOCK = 8;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
 const MIN_SOLIDITY = 0.75;
 /** Share of a burnt-out patch's outline that may stay unburnt (print) for it to be a reflection. */
@@ -321,7 +322,7 @@ const MIN_PATCH = 0.004;
 const REFLECTION_CORE = 2;
 /** A reflection's halo: the paper next to its core at least this bright, ... */
 const HALO_MIN_NEAR = 240;
-/** ... falling by at least this over 2 or 3 bands of 2 blocks ... */
+/** ... falling by at least this over the two bands of 2 blocks beyond ... */
 const HALO_MIN_FALL = 15;
 /** ... and by no more than this from one band to the next (a card's edge drops at once). */
 const HALO_MAX_STEP = 35;
