@@ -200,16 +200,8 @@ export class FaceAnalyzer implements FaceModels {
     for (const at of [0.5, 0.25, 0.75, 0, 1]) {
       const left = W > H ? Math.round(at * (W - side)) : 0;
       const top = H > W ? Math.round(at * (H - side)) : 0;
-      const { data, info } = await fromDecoded(img)
-        .extract({ left, top, width: side, height: side })
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      const square: DecodedImage = { width: side, height: side, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
-      const face = await this.analyse(square, SELFIE_FACE_SIDE);
-      if (!face) continue;
-      const [fx, fy, fw, fh] = face.box;
-      const box: Box = [(left + fx * side) / W, (top + fy * side) / H, (fw * side) / W, (fh * side) / H];
-      if (insideImage(box)) return { ...face, box };
+      const face = await this.analyseSquare(img, left, top, side, SELFIE_FACE_SIDE);
+      if (face && insideImage(face.box)) return face;
     }
     return null;
   }
@@ -222,14 +214,21 @@ export class FaceAnalyzer implements FaceModels {
     const side = Math.min(W, H, Math.round(2.4 * Math.max(bw * W, bh * H)));
     const left = Math.max(0, Math.min(W - side, Math.round((bx + bw / 2) * W - side / 2)));
     const top = Math.max(0, Math.min(H - side, Math.round((by + bh / 2) * H - side / 2)));
+    return this.analyseSquare(img, left, top, side, DOCUMENT_FACE_SIDE);
+  }
+
+  /** The full analysis of a square of the decoded pixels (scaled to at most `maxSide`), its box relative to the whole image. */
+  private async analyseSquare(img: DecodedImage, left: number, top: number, side: number, maxSide: number): Promise<FaceResult | null> {
     const { data, info } = await fromDecoded(img)
       .extract({ left, top, width: side, height: side })
       .raw()
       .toBuffer({ resolveWithObject: true });
-    const crop: DecodedImage = { width: side, height: side, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
-    const face = await this.analyse(crop, DOCUMENT_FACE_SIDE);
+    const square: DecodedImage = { width: side, height: side, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
+    const face = await this.analyse(square, maxSide);
     if (!face) return null;
     const [fx, fy, fw, fh] = face.box;
+    const W = img.pixelWidth;
+    const H = img.pixelHeight;
     const box: Box = [(left + fx * side) / W, (top + fy * side) / H, (fw * side) / W, (fh * side) / H];
     return { ...face, box };
   }
