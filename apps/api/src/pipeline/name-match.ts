@@ -447,8 +447,9 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
 
 /**
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
- * for it) is read T, or E (EUCJA); Þ (typed TH) is read P; Ü (typed U) II; Ø (typed O) @, or G
- * (SGNDERGAARD); Ç (typed C) G; ß (typed SS) LL, L or B. No check digit stands behind printed
+ * for it) is read T, or E (EUCJA); Þ (typed TH) is read P or B (BORA); Ü (typed U) II, or I;
+ * Ø (typed O) @, G (SGNDERGAARD) or E (SEREN); Ç (typed C) G; Ñ (typed N) FI (NUFIEZ); ß (typed
+ * SS) LL, L or B. No check digit stands behind printed
  * text, so a read word that equals a typed word except where such a letter was read as its
  * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
  * A stand-in that is itself a letter of names (G, E, L, B) counts only when the typed name holds
@@ -459,9 +460,14 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'L', read: 'T' },
   { typed: 'L', read: 'E', only: /ł/i },
   { typed: 'TH', read: 'P' },
+  // Þ is typed TH as often as Þ: the stand-in B counts for either (a typed Thora is no Bora).
+  { typed: 'TH', read: 'B' },
   { typed: 'U', read: 'II' },
+  { typed: 'U', read: 'I', only: /ü/i },
   { typed: 'O', read: '@' },
   { typed: 'O', read: 'G', only: /ø/i },
+  { typed: 'O', read: 'E', only: /ø/i },
+  { typed: 'N', read: 'FI' },
   { typed: 'C', read: 'G', only: /ç/i },
   // ß (typed SS once normalised) is read as LL, L or B: Weiß printed, WEILL or WEIB read.
   { typed: 'SS', read: 'LL', only: /ß/ },

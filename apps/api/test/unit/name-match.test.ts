@@ -319,6 +319,17 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     // Ø read as G, only when the typed name holds a Ø: SGNDERGAARD for Søndergaard, GLSEN is no typed OLSEN.
     ['Søndergaard, Brünhilde', 'Sgndergaard', 'SONDERGAARD'],
     ['Brünhilde Sondergaard', 'Sgndergaard', 'Sgndergaard'],
+    // Þ read as B (typed Þ or TH); Ø as E and Ü as I only when the typed name holds them (a typed
+    // Jonsen is no JENSEN, a typed Muller no MILLER); Ñ read as FI, typed Ñ or N.
+    ['Þóra Søren Haddad', 'BORA SEREN HADDAD', 'THORA SOREN HADDAD'],
+    ['Thora Bianchi', '1. BIANCHI\n2. BORA', '1. BIANCHI\n2. THORA'],
+    ['Thora Bianchi', 'BOBA', 'BOBA'],
+    ['Soren Jonsen', 'SEREN JENSEN', 'SEREN JENSEN'],
+    ['Mary Müller', 'MILLER', 'MULLER'],
+    ['Mary Muller', 'MILLER', 'MILLER'],
+    ['Francois Nuñez', 'NUFIEZ', 'NUNEZ'],
+    ['Francois Nunez', 'NUFIEZ', 'NUNEZ'],
+    ['Francois Nunez', 'NUFEZ', 'NUFEZ'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
