@@ -11,16 +11,30 @@ import { greyRegionAsTaken } from './decode.js';
  *
  * Measured on the development split (docs/pipeline.md, stage 5): inside 10 portraits on a screen
  * 0.27-0.49 (the 9 approved before this stage 0.39-0.49); inside 314 portraits on paper (genuine
- * and every other negative class) 0.087 at most. The line is 0.2. A screen photo too coarse for
- * its portrait to hold a tile was unreadable on dev anyway.
+ * and every other negative class) 0.087 at most. The line is 0.2. A face under 128 px at the
+ * resolution taken is judged on tiles of 64 px against a line of their own (a retired held-out
+ * split approved such a screen photo: its face was 125 px); one under 40 px is not judged.
  */
 export const SCREEN_PATTERN_LINE = 0.2;
+/**
+ * The line on tiles of 64 px, for faces of 40-127 px at the resolution taken (a card at half the
+ * width of a 720 x 1280 photo; a 12 MP photo of a monitor at arm's length). Measured on the
+ * retired held-out seeds (tuning data, docs/pipeline.md): 425 portraits on paper 0.174 at most;
+ * 6 screens 0.26-0.56, one at 0.10 (its grid lost to the photo's resampling).
+ */
+export const SCREEN_PATTERN_LINE_SMALL = 0.22;
 
-/** Tile side (px, a power of two) analysed at the resolution taken. */
-const TILE = 128;
-/** Periods counted as fine detail: 2 to 8 px (the grid of a screen photographed whole at 1-12 MP). */
-const MIN_RADIUS = TILE / 8;
-const MAX_RADIUS = TILE / 2;
+/**
+ * Tile sides (px, powers of two) analysed at the resolution taken, largest first: a portrait
+ * too small for a tile of 128 is judged on tiles of 64, which hold a quarter of the frequencies,
+ * so a picture's own detail concentrates more there and its line is higher.
+ */
+export const SCREEN_TILES: readonly { side: number; line: number }[] = [
+  { side: 128, line: SCREEN_PATTERN_LINE },
+  { side: 64, line: SCREEN_PATTERN_LINE_SMALL },
+];
+/** How far a face too small for the smallest tile may be grown around its centre to hold one (a face of 40 px and more). */
+const MAX_GROWTH = 1.6;
 /** How many of the strongest frequencies the concentration adds up. */
 const PEAKS = 4;
 /** Tile centres around the portrait's centre, as shares of its side (a small portrait's outer tiles reach past its edge). */
@@ -32,15 +46,28 @@ const TILE_OFFSETS: readonly [number, number][] = [
   [0.25, -0.25],
 ];
 
+/** A screen-pattern measure: the share (0-1), the tile side it was measured on, and that side's line. */
+export interface ScreenPattern {
+  share: number;
+  tile: number;
+  line: number;
+}
+
 /**
- * The screen-pattern measure of a document photo, 0-1: the median over tiles inside the portrait
- * of the share of fine-detail power in its strongest frequencies. `portrait` is the document's face
- * box relative to the picture; null when the portrait is too small at the resolution taken to hold
- * a tile (then nothing is judged).
+ * The screen-pattern measure of a document photo: the median over tiles inside the portrait of
+ * the share of fine-detail power in its strongest frequencies, on the largest tile the portrait
+ * holds. `portrait` is the document's face box relative to the picture; null when the portrait
+ * is too small at the resolution taken to hold the smallest tile (then nothing is judged).
  */
-export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: Region): Promise<number | null> {
-  const side = Math.min(portrait.width * img.width, portrait.height * img.height);
-  if (side < TILE) return null;
+export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: Region): Promise<ScreenPattern | null> {
+  const faceSide = Math.min(portrait.width * img.width, portrait.height * img.height);
+  // A face smaller than the smallest tile is judged on a square grown around it to that tile's
+  // side (at most MAX_GROWTH times the face's): the printed portrait's head, hair and backdrop.
+  const smallest = SCREEN_TILES[SCREEN_TILES.length - 1]!.side;
+  const side = faceSide < smallest && faceSide * MAX_GROWTH >= smallest ? smallest : faceSide;
+  const scale = SCREEN_TILES.find((t) => side >= t.side);
+  if (!scale) return null;
+  const TILE = scale.side;
   const cx = (portrait.left + portrait.width / 2) * img.width;
   const cy = (portrait.top + portrait.height / 2) * img.height;
   // One region at the resolution taken around every tile; decoded once.
@@ -52,34 +79,121 @@ export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: 
   if (right - left < TILE || bottom - top < TILE) return null;
   const region = { left, top, width: right - left, height: bottom - top };
   const grey = await greyRegionAsTaken(bytes, img, region);
+  const spectrum = tileSpectrum(TILE);
   const shares: number[] = [];
   for (const [dx, dy] of TILE_OFFSETS) {
     const x0 = Math.round(cx + dx * side - TILE / 2) - left;
     const y0 = Math.round(cy + dy * side - TILE / 2) - top;
     if (x0 < 0 || y0 < 0 || x0 + TILE > grey.width || y0 + TILE > grey.height) continue;
-    shares.push(peakShare(tileOf(grey.pixels, grey.width, x0, y0)));
+    shares.push(peakShare(spectrum.tileOf(grey.pixels, grey.width, x0, y0)));
   }
   if (!shares.length) return null;
   shares.sort((a, b) => a - b);
-  return shares[Math.floor(shares.length / 2)]!;
+  return { share: shares[Math.floor(shares.length / 2)]!, tile: TILE, line: scale.line };
 }
 
-/** The Hann window over a tile's side, computed once. */
-const HANN = Float64Array.from({ length: TILE }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / TILE));
+/** Whether a measure shows a screen: at or over its tile's line. */
+export const showsScreen = (m: ScreenPattern | null): boolean => m !== null && m.share >= m.line;
 
-/** A tile's grey levels, mean removed and Hann-windowed (so the tile's own edges add no false frequencies). */
-function tileOf(pixels: Buffer, width: number, x0: number, y0: number): Float64Array {
-  const t = new Float64Array(TILE * TILE);
-  let mean = 0;
-  for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) mean += t[y * TILE + x] = pixels[(y0 + y) * width + x0 + x]!;
-  mean /= t.length;
-  for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) t[y * TILE + x] = (t[y * TILE + x]! - mean) * HANN[y]! * HANN[x]!;
-  return t;
+/** The transforms of one tile side, their tables computed once. */
+interface TileSpectrum {
+  side: number;
+  /** A tile's grey levels, mean removed and Hann-windowed (so the tile's own edges add no false frequencies). */
+  tileOf(pixels: Buffer, width: number, x0: number, y0: number): Float64Array;
+  /** |FFT|^2 of a side x side picture. */
+  power(tile: Float64Array): Float64Array;
 }
 
-/** The share of a tile's fine-detail power (periods 2-8 px) held by its PEAKS strongest frequencies. */
+const spectra = new Map<number, TileSpectrum>();
+
+function tileSpectrum(side: number): TileSpectrum {
+  let s = spectra.get(side);
+  if (!s) spectra.set(side, (s = makeTileSpectrum(side)));
+  return s;
+}
+
+function makeTileSpectrum(TILE: number): TileSpectrum {
+  const HANN = Float64Array.from({ length: TILE }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / TILE));
+  // The transform's twiddle factors: e^(-2 pi i k / TILE).
+  const TWIDDLE_RE = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / TILE));
+  const TWIDDLE_IM = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / TILE));
+
+  /** In-place iterative radix-2 FFT of length TILE. */
+  const fft = (re: Float64Array, im: Float64Array): void => {
+    const n = TILE;
+    for (let i = 1, j = 0; i < n; i++) {
+      let bit = n >> 1;
+      for (; j & bit; bit >>= 1) j ^= bit;
+      j ^= bit;
+      if (i < j) {
+        [re[i], re[j]] = [re[j]!, re[i]!];
+        [im[i], im[j]] = [im[j]!, im[i]!];
+      }
+    }
+    for (let len = 2; len <= n; len <<= 1) {
+      const stride = n / len;
+      for (let i = 0; i < n; i += len) {
+        for (let k = 0; k < len / 2; k++) {
+          const wr = TWIDDLE_RE[k * stride]!;
+          const wi = TWIDDLE_IM[k * stride]!;
+          const a = i + k;
+          const b = a + len / 2;
+          const vr = re[b]! * wr - im[b]! * wi;
+          const vi = re[b]! * wi + im[b]! * wr;
+          re[b] = re[a]! - vr;
+          im[b] = im[a]! - vi;
+          re[a] = re[a]! + vr;
+          im[a] = im[a]! + vi;
+        }
+      }
+    }
+  };
+
+  return {
+    side: TILE,
+    tileOf(pixels, width, x0, y0) {
+      const t = new Float64Array(TILE * TILE);
+      let mean = 0;
+      for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) mean += t[y * TILE + x] = pixels[(y0 + y) * width + x0 + x]!;
+      mean /= t.length;
+      for (let y = 0; y < TILE; y++) for (let x = 0; x < TILE; x++) t[y * TILE + x] = (t[y * TILE + x]! - mean) * HANN[y]! * HANN[x]!;
+      return t;
+    },
+    power(tile) {
+      // Rows, then columns, of a radix-2 transform.
+      const re = Float64Array.from(tile);
+      const im = new Float64Array(tile.length);
+      const rowRe = new Float64Array(TILE);
+      const rowIm = new Float64Array(TILE);
+      for (let pass = 0; pass < 2; pass++) {
+        for (let k = 0; k < TILE; k++) {
+          // pass 0: row k; pass 1: column k.
+          const at = (j: number) => (pass === 0 ? k * TILE + j : j * TILE + k);
+          for (let j = 0; j < TILE; j++) {
+            rowRe[j] = re[at(j)]!;
+            rowIm[j] = im[at(j)]!;
+          }
+          fft(rowRe, rowIm);
+          for (let j = 0; j < TILE; j++) {
+            re[at(j)] = rowRe[j]!;
+            im[at(j)] = rowIm[j]!;
+          }
+        }
+      }
+      const power = new Float64Array(tile.length);
+      for (let i = 0; i < power.length; i++) power[i] = re[i]! ** 2 + im[i]! ** 2;
+      return power;
+    },
+  };
+}
+
+/**
+ * The share of a square tile's fine-detail power (periods 2-8 px) held by its PEAKS strongest
+ * frequencies. The tile's side (a power of two) is that of its pixel count's root.
+ */
 export function peakShare(tile: Float64Array): number {
-  const power = powerSpectrum(tile);
+  const TILE = Math.round(Math.sqrt(tile.length));
+  const power = tileSpectrum(TILE).power(tile);
   const ring: number[] = [];
   let total = 0;
   // Half the plane: a real picture's spectrum is symmetric.
@@ -87,7 +201,7 @@ export function peakShare(tile: Float64Array): number {
     const fv = v < TILE / 2 ? v : v - TILE;
     for (let u = 0; u <= TILE / 2; u++) {
       const r = Math.hypot(u, fv);
-      if (r < MIN_RADIUS || r > MAX_RADIUS || (onJpegGrid(u) && onJpegGrid(fv))) continue;
+      if (r < TILE / 8 || r > TILE / 2 || (onJpegGrid(u, TILE) && onJpegGrid(fv, TILE))) continue;
       const p = power[v * TILE + u]!;
       ring.push(p);
       total += p;
@@ -106,68 +220,8 @@ export function peakShare(tile: Float64Array): number {
  * of that grid (multiples of TILE/8 in both directions, and the next bin, where the window
  * spreads them) are left out.
  */
-function onJpegGrid(f: number): boolean {
-  const k = Math.abs(f) % (TILE / 8);
-  return k <= 1 || k === TILE / 8 - 1;
-}
-
-/** |FFT|^2 of a TILE x TILE picture: rows, then columns, of a radix-2 transform. */
-function powerSpectrum(tile: Float64Array): Float64Array {
-  const re = Float64Array.from(tile);
-  const im = new Float64Array(tile.length);
-  const rowRe = new Float64Array(TILE);
-  const rowIm = new Float64Array(TILE);
-  for (let pass = 0; pass < 2; pass++) {
-    for (let k = 0; k < TILE; k++) {
-      // pass 0: row k; pass 1: column k.
-      const at = (j: number) => (pass === 0 ? k * TILE + j : j * TILE + k);
-      for (let j = 0; j < TILE; j++) {
-        rowRe[j] = re[at(j)]!;
-        rowIm[j] = im[at(j)]!;
-      }
-      fft(rowRe, rowIm);
-      for (let j = 0; j < TILE; j++) {
-        re[at(j)] = rowRe[j]!;
-        im[at(j)] = rowIm[j]!;
-      }
-    }
-  }
-  const power = new Float64Array(tile.length);
-  for (let i = 0; i < power.length; i++) power[i] = re[i]! ** 2 + im[i]! ** 2;
-  return power;
-}
-
-/** The transform's twiddle factors for length TILE, computed once: e^(-2 pi i k / TILE). */
-const TWIDDLE_RE = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.cos((-2 * Math.PI * k) / TILE));
-const TWIDDLE_IM = Float64Array.from({ length: TILE / 2 }, (_, k) => Math.sin((-2 * Math.PI * k) / TILE));
-
-/** In-place iterative radix-2 FFT of length TILE. */
-function fft(re: Float64Array, im: Float64Array): void {
-  const n = TILE;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) {
-      [re[i], re[j]] = [re[j]!, re[i]!];
-      [im[i], im[j]] = [im[j]!, im[i]!];
-    }
-  }
-  for (let len = 2; len <= n; len <<= 1) {
-    const stride = n / len;
-    for (let i = 0; i < n; i += len) {
-      for (let k = 0; k < len / 2; k++) {
-        const wr = TWIDDLE_RE[k * stride]!;
-        const wi = TWIDDLE_IM[k * stride]!;
-        const a = i + k;
-        const b = a + len / 2;
-        const vr = re[b]! * wr - im[b]! * wi;
-        const vi = re[b]! * wi + im[b]! * wr;
-        re[b] = re[a]! - vr;
-        im[b] = im[a]! - vi;
-        re[a] = re[a]! + vr;
-        im[a] = im[a]! + vi;
-      }
-    }
-  }
+function onJpegGrid(f: number, tile: number): boolean {
+  // A tile's side over 8: the spacing of the block grid's frequencies.
+  const k = Math.abs(f) % (tile / 8);
+  return k <= 1 || k === tile / 8 - 1;
 }

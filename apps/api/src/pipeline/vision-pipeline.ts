@@ -36,7 +36,7 @@ import {
 } from './pipeline.js';
 import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
-import { screenPattern, SCREEN_PATTERN_LINE } from './screen-capture.js';
+import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
@@ -115,8 +115,9 @@ export class VisionPipeline implements VerificationPipeline {
       const face = await docFaceFound;
       if (!face) return false;
       const [left, top, width, height] = face.box;
-      const share = await timed('quality', () => screenPattern(images.docFront, front, { left, top, width, height }).catch(() => null));
-      return share !== null && share >= SCREEN_PATTERN_LINE;
+      return showsScreen(
+        await timed('quality', () => screenPattern(images.docFront, front, { left, top, width, height }).catch(() => null)),
+      );
     };
     const readDocument = async () => {
       // A driving licence seldom has an MRZ: its printed text is read while the zone is looked

@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/pipeline/decode.js';
-import { peakShare, screenPattern, SCREEN_PATTERN_LINE } from '../../src/pipeline/screen-capture.js';
+import {
+  peakShare,
+  screenPattern,
+  showsScreen,
+  SCREEN_PATTERN_LINE,
+  SCREEN_PATTERN_LINE_SMALL,
+} from '../../src/pipeline/screen-capture.js';
 import { face } from '../../src/eval/synthetic-documents.js';
 import { Rng } from '../../src/eval/random.js';
 
@@ -51,11 +57,12 @@ function photograph(pixels: Buffer, scale = 0.85): Promise<Buffer> {
     .toBuffer();
 }
 
-async function measure(jpeg: Buffer) {
+/** The portrait box, as the face stage would give it (relative), after the turn and the scaling. */
+const LARGE_FACE = { left: 0.2, top: 0.22, width: 0.22, height: 0.45 };
+
+async function measure(jpeg: Buffer, face = LARGE_FACE) {
   const img = await decodeImage(jpeg);
-  // The portrait box, as the face stage would give it (relative), after the turn and the scaling.
-  const portrait = { left: 0.2, top: 0.22, width: 0.22, height: 0.45 };
-  return screenPattern(jpeg, img, portrait);
+  return screenPattern(jpeg, img, face);
 }
 
 describe('screen recapture (screen-capture.ts)', () => {
@@ -66,17 +73,35 @@ describe('screen recapture (screen-capture.ts)', () => {
       const screen = await onScreen(paper);
       const onPaper = await measure(await photograph(paper, scale));
       const offScreen = await measure(await photograph(screen, scale));
-      expect(onPaper).not.toBeNull();
-      expect(offScreen).not.toBeNull();
-      expect(onPaper!).toBeLessThan(SCREEN_PATTERN_LINE);
-      expect(offScreen!).toBeGreaterThanOrEqual(SCREEN_PATTERN_LINE);
+      expect(onPaper).toMatchObject({ tile: 128, line: SCREEN_PATTERN_LINE });
+      expect(offScreen).toMatchObject({ tile: 128, line: SCREEN_PATTERN_LINE });
+      expect(onPaper!.share).toBeLessThan(SCREEN_PATTERN_LINE);
+      expect(offScreen!.share).toBeGreaterThanOrEqual(SCREEN_PATTERN_LINE);
+      expect([showsScreen(onPaper), showsScreen(offScreen)]).toEqual([false, true]);
     },
   );
 
-  it('a portrait too small at the resolution taken for one tile is not judged', async () => {
+  // Faces of 102 and 48 px at the resolution taken (a card small in a phone's frame): judged on
+  // tiles of 64, the 48 px face on a square grown around it to 64 px, all inside the portrait.
+  it.each([
+    ['102 px', { left: 0.25, top: 0.35, width: 0.05, height: 0.1 }],
+    ['48 px', { left: 0.27, top: 0.4, width: 0.0235, height: 0.07 }],
+  ])('a face of %s is judged on tiles of 64 px against their own line', async (_, face) => {
+    const paper = await page();
+    const onPaper = await measure(await photograph(paper), face);
+    const offScreen = await measure(await photograph(await onScreen(paper)), face);
+    expect(onPaper).toMatchObject({ tile: 64, line: SCREEN_PATTERN_LINE_SMALL });
+    expect(offScreen).toMatchObject({ tile: 64, line: SCREEN_PATTERN_LINE_SMALL });
+    expect(onPaper!.share).toBeLessThan(SCREEN_PATTERN_LINE_SMALL);
+    expect(offScreen!.share).toBeGreaterThanOrEqual(SCREEN_PATTERN_LINE_SMALL);
+  });
+
+  it('a face too small at the resolution taken to grow to one tile (under 40 px) is not judged', async () => {
     const jpeg = await photograph(await page());
     const img = await decodeImage(jpeg);
-    expect(await screenPattern(jpeg, img, { left: 0.2, top: 0.2, width: 0.04, height: 0.05 })).toBeNull();
+    // 2040 x 1360 after the scaling: 0.018 of the width is 37 px.
+    expect(await screenPattern(jpeg, img, { left: 0.27, top: 0.4, width: 0.018, height: 0.05 })).toBeNull();
+    expect(await screenPattern(jpeg, img, { left: 0.27, top: 0.4, width: 0.021, height: 0.05 })).not.toBeNull();
   });
 
   it('a grid concentrates its power in a few frequencies; noise and a photograph spread it', async () => {
