@@ -129,14 +129,14 @@ export class VisionPipeline implements VerificationPipeline {
         mrz = await timed('mrz', () => this.readMrz(side));
         if (mrz) break;
       }
-      if (mrz) return { mrz, text: NO_TEXT, otherText: null };
-      const { reading, other } = await (printedEarly ?? readPrinted());
-      return { mrz, text: reading, otherText: other };
+      if (mrz) return { mrz, text: NO_TEXT, otherTexts: [] };
+      const { reading, others } = await (printedEarly ?? readPrinted());
+      return { mrz, text: reading, otherTexts: others };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
-    let printedReading: Promise<{ reading: TextReading; other: TextReading | null }> | null = null;
+    let printedReading: Promise<PrintedReadings> | null = null;
     const readPrinted = () => (printedReading ??= readPrintedText());
-    const readPrintedText = async (): Promise<{ reading: TextReading; other: TextReading | null }> => {
+    const readPrintedText = async (): Promise<PrintedReadings> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const turn = await timed('ocr', () => this.skewOf(front));
@@ -163,10 +163,10 @@ export class VisionPipeline implements VerificationPipeline {
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
       const inked = await read(page, true);
       const settled = inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review;
-      if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, other: null };
+      if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, others: [] };
       const grey = await read(page, false);
-      if (settled) return { reading: inked, other: grey };
-      let [best, other] = better(grey, inked) > 0 ? [grey, inked] : [inked, grey];
+      if (settled) return { reading: inked, others: [grey] };
+      const [best, other] = better(grey, inked) > 0 ? [grey, inked] : [inked, grey];
       // Neither reading is sure of the name or the fields: a document smaller in the frame is read
       // once more on its own block (find-document.ts), more pixels per letter and none of the
       // background's junk words. Only then, and kept only where no worse in name, fields and
@@ -185,14 +185,14 @@ export class VisionPipeline implements VerificationPipeline {
           const noWorse =
             nameIn(onBlock) >= nameIn(best) && fieldsIn(onBlock.text) >= fieldsIn(best.text) && onBlock.confidence >= best.confidence;
           if (noWorse && readScore(onBlock) > readScore(best)) {
-            [best, other] = [onBlock, best];
-            break;
+            // The whole side's readings stay as the others: a date the block lost may be in either.
+            return { reading: onBlock, others: [best, other] };
           }
         }
       }
-      return { reading: best, other };
+      return { reading: best, others: [other] };
     };
-    const [{ mrz, text, otherText }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
+    const [{ mrz, text, otherTexts }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
       readDocument(),
       facesAndLiveness(),
       onScreen(),
@@ -217,7 +217,7 @@ export class VisionPipeline implements VerificationPipeline {
       : {
           ...withFieldsOf(
             fieldsFromText(text.text, this.now(), v.country),
-            otherText && fieldsFromText(otherText.text, this.now(), v.country),
+            ...otherTexts.map((t) => fieldsFromText(t.text, this.now(), v.country)),
           ),
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
@@ -400,15 +400,23 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
   return p.surname ? { surname: p.surname, givenNames: p.givenNames ?? '' } : null;
 }
 
-/** A reading's fields, each missing one taken from the other reading of the same side (when there is one). */
-export function withFieldsOf(fields: FieldsExtracted, other: FieldsExtracted | null): FieldsExtracted {
-  if (!other) return fields;
-  return {
-    ...fields,
-    documentNumber: fields.documentNumber ?? other.documentNumber,
-    dateOfBirth: fields.dateOfBirth ?? other.dateOfBirth,
-    expiryDate: fields.expiryDate ?? other.expiryDate,
-  };
+/** A reading's fields, each missing one taken from the other readings of the same side, in their order. */
+export function withFieldsOf(fields: FieldsExtracted, ...others: FieldsExtracted[]): FieldsExtracted {
+  return others.reduce(
+    (f, other) => ({
+      ...f,
+      documentNumber: f.documentNumber ?? other.documentNumber,
+      dateOfBirth: f.dateOfBirth ?? other.dateOfBirth,
+      expiryDate: f.expiryDate ?? other.expiryDate,
+    }),
+    fields,
+  );
+}
+
+/** The printed text of the front: the reading kept, and the side's other readings (best first) for the fields it lost. */
+interface PrintedReadings {
+  reading: TextReading;
+  others: TextReading[];
 }
 
 /** How many of a document's fields a text shows by their labels or as dates (to choose between two readings). */
@@ -487,6 +495,17 @@ const MONTHS: Record<string, string> = Object.fromEntries(
 );
 const MONTH_NAME_DATE = new RegExp(`\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS).join('|')})[ ./-]?(\\d{4})\\b`, 'g');
 
+/**
+ * Whether a document issued on `issue` could expire on `expiry`: documents are valid for one year
+ * (a residence permit) to 15 (a licence), a few for 20. A past expiry a month after the issue date
+ * or 24 years after it is an expiry the OCR misread (2032 read 2022, a lost date read as 2000),
+ * with the issue date taken for the expiry: a genuine user rejected for document_expired.
+ */
+function couldBeValidity(issue: string, expiry: string): boolean {
+  const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
+  return days >= 300 && days <= 20.5 * 365.25;
+}
+
 /** Countries that write dates month first (steered by the init field `country`). */
 const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
 
@@ -513,6 +532,7 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     .filter(isCalendarDate)
     .sort();
   const today = now.toISOString().slice(0, 10);
+  const latest = dates[dates.length - 1];
   // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
   // digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).
   const number =
@@ -525,9 +545,11 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     documentNumber: number,
     dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
     // The latest date is the expiry when it is in the future, or when three or more were read
-    // (birth, issue, expiry). Two past dates are a birth and an issue date as often as a birth and
-    // an expiry date (an expiry the OCR misread): unknown then, never a false document_expired.
-    expiryDate: dates.length && (dates[dates.length - 1]! >= today || dates.length >= 3) ? dates[dates.length - 1]! : null,
+    // (birth, issue, expiry) and the one before it could be its issue date. Two past dates are a
+    // birth and an issue date as often as a birth and an expiry date (an expiry the OCR misread):
+    // unknown then, never a false document_expired.
+    expiryDate:
+      dates.length && (latest! >= today || (dates.length >= 3 && couldBeValidity(dates[dates.length - 2]!, latest!))) ? latest! : null,
     nationality: null,
   };
 }

@@ -230,7 +230,21 @@ describe('init fields steer parsing', async () => {
     const grey = fieldsFromText('Date of birth\n23.03.2009\nWS8015920\n04.01.2026\nDate of expiry\n26.04.2036', now);
     expect(inked.expiryDate).toBeNull();
     expect(withFieldsOf(inked, grey)).toMatchObject({ dateOfBirth: '2000-03-23', documentNumber: 'WS8015920', expiryDate: '2036-04-26' });
-    expect(withFieldsOf(inked, null)).toEqual(inked);
+    expect(withFieldsOf(inked)).toEqual(inked);
+  });
+  it('a past expiry is claimed from three dates only when the one before it could be its issue date', () => {
+    // Expired: issued 2014, expired 2024 (ten years), whatever order the layout prints them in.
+    expect(fieldsFromText('3. 04.03.1991 TURKIYE\n4a. 05.08.2014\n4b. 05.08.2024\n5. 98308425', now).expiryDate).toBe('2024-08-05');
+    expect(fieldsFromText('DOB 04.03.1991\nEXP 06.04.2024\nISS 06.04.2019', now).expiryDate).toBe('2024-04-06');
+    // 4b. 01.07.2032 read 01072022: the latest date is the issue date, a month after the misread expiry.
+    expect(fieldsFromText('3 04.03.1991 TURKIVE\nsa 05.08.2022\n1 01072022 L\n5 98308425', now).expiryDate).toBeNull();
+    // 21.03.2029 read 20032000: the issue date would be 24 years after it.
+    expect(fieldsFromText('08.09.1958\nRS7585757\n06.04.2024\n20032000', now).expiryDate).toBeNull();
+    // The whole side's readings both keep theirs: the one that read the expiry fills it in.
+    const block = fieldsFromText('08.09.1958\nRS7585757\n06.04.2024\n20032000', now);
+    const inked = fieldsFromText('06.04.2024', now);
+    const grey = fieldsFromText('08.09.1958\nRS7585757\nDate of issve\n06.04.2024\nDate of expiry\n21.03.2029', now);
+    expect(withFieldsOf(block, inked, grey).expiryDate).toBe('2029-03-21');
   });
   it('country: dates are read day first, or month first where the country writes them so', () => {
     const text = 'DRIVER LICENSE\nDOB 02/03/1990\nEXP 04/05/2031\nDL X1234567';
