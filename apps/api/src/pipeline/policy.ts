@@ -28,11 +28,19 @@ export type Verdict = 'approved' | 'review' | 'rejected';
 
 /**
  * `document_ocr`: 1 for an MRZ whose check digits hold; without one, half the text's OCR
- * confidence and half the share of the five fields found; less `noDocumentFacePenalty` when the
- * document shows no face.
+ * confidence and half the share of the fields the document prints that were found (five: name,
+ * number, birth, expiry, nationality; four on a driving licence, which prints no nationality);
+ * less `noDocumentFacePenalty` when the document shows no face.
  */
-export function documentOcrScore(i: { mrzRead: boolean; textConfidence: number; fieldsFound: number; documentFace: boolean }): number {
-  const read = i.mrzRead ? 1 : Math.min(1, 0.5 * i.textConfidence + 0.5 * (i.fieldsFound / 5));
+export function documentOcrScore(i: {
+  mrzRead: boolean;
+  textConfidence: number;
+  fieldsFound: number;
+  documentFace: boolean;
+  /** How many of the five fields the document prints (default 5). */
+  fieldsPrinted?: number;
+}): number {
+  const read = i.mrzRead ? 1 : Math.min(1, 0.5 * i.textConfidence + 0.5 * (i.fieldsFound / (i.fieldsPrinted ?? 5)));
   return i.documentFace ? read : Math.max(0, read - POLICY.noDocumentFacePenalty);
 }
 

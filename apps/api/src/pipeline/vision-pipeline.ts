@@ -244,6 +244,7 @@ export class VisionPipeline implements VerificationPipeline {
       textConfidence: text.confidence,
       fieldsFound,
       documentFace: Boolean(docFace),
+      fieldsPrinted: !mrz && isDrivingLicence(v.documentType, text.text) ? 4 : 5,
     });
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
@@ -504,6 +505,22 @@ const MONTH_NAME_DATE = new RegExp(`\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS).j
 function couldBeValidity(issue: string, expiry: string): boolean {
   const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
   return days >= 300 && days <= 20.5 * 365.25;
+}
+
+/**
+ * A driving licence, by the init field `documentType` or by its title as printed: it prints no
+ * nationality (the EU model's fields 1-9, a US licence's), so none is expected of it.
+ */
+export function isDrivingLicence(documentType: string | null, text: string): boolean {
+  return (
+    documentType === 'drivers_license' ||
+    /\b(DRIVING LICEN[CS]E|DRIVER'?S? LICEN[CS]E|PERMIS DE CONDUIRE|FUHRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|PRAWO JAZDY)\b/.test(
+      text
+        .toUpperCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, ''),
+    )
+  );
 }
 
 /** Countries that write dates month first (steered by the init field `country`). */

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
-import { decide } from '../../src/pipeline/policy.js';
-import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
+import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
+import { isDrivingLicence, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
 import { samplePassport } from '../helpers/sample-passport.js';
 
@@ -250,6 +250,21 @@ describe('policy', () => {
       reasons: ['face_mismatch', 'document_on_screen'],
     });
     expect(decide({ ...ok, documentExpired: true }).reasons).toEqual(['document_expired']);
+  });
+  it('document_ocr counts the fields a document prints: a licence prints no nationality', () => {
+    // A licence read at 0.58 confidence: name, birth and expiry found, its number misread.
+    const licence = { mrzRead: false, textConfidence: 0.58, fieldsFound: 3, documentFace: true };
+    expect(documentOcrScore(licence)).toBeLessThan(POLICY.documentOcr.review);
+    expect(documentOcrScore({ ...licence, fieldsPrinted: 4 })).toBeGreaterThanOrEqual(POLICY.documentOcr.review);
+    expect(documentOcrScore({ ...licence, fieldsFound: 4, textConfidence: 1, fieldsPrinted: 4 })).toBe(1);
+    expect(documentOcrScore({ ...licence, mrzRead: true, fieldsPrinted: 4 })).toBe(1);
+  });
+  it('a driving licence by its document type or by its printed title, in the languages licences use', () => {
+    expect(isDrivingLicence('drivers_license', '')).toBe(true);
+    for (const title of ['DRIVING LICENCE', "DRIVER'S LICENSE", 'Permis de conduire', 'FÜHRERSCHEIN', 'PRAWO JAZDY'])
+      expect(isDrivingLicence(null, `${title}\n1. ROSSI`)).toBe(true);
+    expect(isDrivingLicence(null, 'IDENTITY CARD\nSurname ROSSI')).toBe(false);
+    expect(isDrivingLicence('national_id', 'CARTE NATIONALE D IDENTITE')).toBe(false);
   });
   it('never approves a document whose expiry date was not read (its validity is unknown)', () => {
     expect(decide({ ...ok, expiryRead: false })).toEqual({ verdict: 'review', reasons: ['document_unreadable'] });
