@@ -162,35 +162,38 @@ export class VisionPipeline implements VerificationPipeline {
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
       const inked = await read(page, true);
-      const settled = inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review;
+      const settled = Boolean(inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review);
       if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, others: [] };
       const grey = await read(page, false);
-      if (settled) return { reading: inked, others: [grey] };
-      const [best, other] = better(grey, inked) > 0 ? [grey, inked] : [inked, grey];
+      const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
       // Neither reading is sure of the name or the fields: a document smaller in the frame is read
       // once more on its own block (find-document.ts), more pixels per letter and none of the
       // background's junk words. Only then, and kept only where no worse in name, fields and
       // confidence and better in what document_ocr makes of them (`readScore`): read on its block
       // alone, dev cards that read well as a whole lost lines at their edges, and a licence's
       // block read the name better but lost a date and went to review.
-      const weak = nameIn(best) < POLICY.nameMatch.review || readScore(best) < POLICY.documentOcr.review;
-      const block = weak && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
-      if (block && blank) {
-        const blockPage = await timed('ocr', () =>
-          textPage(cropDecoded(front, block), { blank: regionWithin(blank, block), rotateDegrees: turn }),
-        );
-        // Binarised, then (when that is not kept) as it is, as the whole side was.
-        for (const binarise of [true, false]) {
-          const onBlock = await read(blockPage, binarise);
-          const noWorse =
-            nameIn(onBlock) >= nameIn(best) && fieldsIn(onBlock.text) >= fieldsIn(best.text) && onBlock.confidence >= best.confidence;
-          if (noWorse && readScore(onBlock) > readScore(best)) {
-            // The whole side's readings stay as the others: a date the block lost may be in either.
-            return { reading: onBlock, others: [best, other] };
-          }
-        }
+      const weak = !settled && (nameIn(best) < POLICY.nameMatch.review || readScore(best) < POLICY.documentOcr.review);
+      // Neither reading showed an expiry date (misread in both: a glare, a shadow, a date's digits
+      // run into its label): the block is read for the fields alone, never to replace the reading.
+      const noExpiry = (r: TextReading) => !fieldsFromText(r.text, this.now(), v.country).expiryDate;
+      const expiryLost = noExpiry(best) && noExpiry(other);
+      const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
+      if (!block || !blank) return { reading: best, others: [other] };
+      const blockPage = await timed('ocr', () =>
+        textPage(cropDecoded(front, block), { blank: regionWithin(blank, block), rotateDegrees: turn }),
+      );
+      const onBlock: TextReading[] = [];
+      // Binarised, then (when that is not kept) as it is, as the whole side was.
+      for (const binarise of [true, false]) {
+        const reading = await read(blockPage, binarise);
+        const noWorse =
+          nameIn(reading) >= nameIn(best) && fieldsIn(reading.text) >= fieldsIn(best.text) && reading.confidence >= best.confidence;
+        // The whole side's readings stay as the others: a date the block lost may be in either.
+        if (weak && noWorse && readScore(reading) > readScore(best)) return { reading, others: [best, other] };
+        onBlock.push(reading);
+        if (!weak && !noExpiry(reading)) break;
       }
-      return { reading: best, others: [other] };
+      return { reading: best, others: [other, ...onBlock] };
     };
     const [{ mrz, text, otherTexts }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
       readDocument(),
@@ -504,8 +507,11 @@ const MONTH_NAME_DATE = new RegExp(`\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS).j
  */
 function couldBeValidity(issue: string, expiry: string): boolean {
   const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
-  return days >= 300 && days <= 20.5 * 365.25;
+  return days >= 300 && days <= MAX_VALIDITY_DAYS;
 }
+
+/** The longest validity of a document, in days (20 years and a half). */
+const MAX_VALIDITY_DAYS = 20.5 * 365.25;
 
 /**
  * A driving licence, by the init field `documentType` or by its title as printed: it prints no
@@ -549,6 +555,10 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     .filter(isCalendarDate)
     .sort();
   const today = now.toISOString().slice(0, 10);
+  // No document is valid for more than about 20 years: a date further ahead is a misreading
+  // (3095 for 2035), no expiry to approve on.
+  const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  while (dates.length && dates[dates.length - 1]! > horizon) dates.pop();
   const latest = dates[dates.length - 1];
   // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
   // digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).

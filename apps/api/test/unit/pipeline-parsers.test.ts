@@ -246,6 +246,13 @@ describe('init fields steer parsing', async () => {
     const grey = fieldsFromText('08.09.1958\nRS7585757\nDate of issve\n06.04.2024\nDate of expiry\n21.03.2029', now);
     expect(withFieldsOf(block, inked, grey).expiryDate).toBe('2029-03-21');
   });
+  it('a date more than 20 years and a half ahead is a misreading, no expiry', () => {
+    expect(fieldsFromText('Date of birth 22.07.1995\nDate of expiry 22.07.3095', now)).toMatchObject({
+      dateOfBirth: '1995-07-22',
+      expiryDate: null,
+    });
+    expect(fieldsFromText('22.07.1995\n22.07.2045', now).expiryDate).toBe('2045-07-22');
+  });
   it('country: dates are read day first, or month first where the country writes them so', () => {
     const text = 'DRIVER LICENSE\nDOB 02/03/1990\nEXP 04/05/2031\nDL X1234567';
     expect(fieldsFromText(text, now, 'ES')).toMatchObject({
