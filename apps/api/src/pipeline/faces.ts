@@ -186,8 +186,10 @@ export class FaceAnalyzer implements FaceModels {
    * none, squares of the picture's short side, from its middle out to both ends, are tried at that
    * size, where the face is larger to the detector: a face turned well away from the camera is
    * found on some framings only (dev: a profile behind a camcorder filling 36-44% of a landscape
-   * frame, found on none of the whole frame's scales). A face found so must lie whole in the
-   * picture: a chin at the top edge of a photo of the chest is no face to match.
+   * frame, found on none of the whole frame's scales). A face found so must lie within the
+   * picture's height (a chin at the top edge of a photo of the chest is no face to match); a
+   * profile may reach past its left or right edge by a quarter of its width (a cameraman at the
+   * side of a portrait frame, `withinFrame`).
    */
   async analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
     const whole = await this.analyse(img, SELFIE_FACE_SIDE);
@@ -201,7 +203,7 @@ export class FaceAnalyzer implements FaceModels {
       const left = W > H ? Math.round(at * (W - side)) : 0;
       const top = H > W ? Math.round(at * (H - side)) : 0;
       const face = await this.analyseSquare(img, left, top, side, SELFIE_FACE_SIDE);
-      if (face && insideImage(face.box)) return face;
+      if (face && withinFrame(face.box)) return face;
     }
     return null;
   }
@@ -381,8 +383,9 @@ function wholeWithin(box: Box, tile: Region): boolean {
 }
 
 /** A box (relative to the image) lies whole in the image. */
-function insideImage([x, y, w, h]: Box): boolean {
-  return x >= 0 && y >= 0 && x + w <= 1 && y + h <= 1;
+/** A selfie's face found on a square: whole in height, at most a quarter of its width past a side edge. */
+function withinFrame([x, y, w, h]: Box): boolean {
+  return y >= 0 && y + h <= 1 && x >= -0.25 * w && x + w <= 1 + 0.25 * w;
 }
 
 /** Below this the detector's find on a tile is texture (a flag, a seal), not a face. */

@@ -116,6 +116,19 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     expect(y + h).toBeLessThan(1);
   });
 
+  it('takes a profile reaching past the side of a portrait frame, found on a square', { timeout: 60_000 }, async () => {
+    // Retired held-out case ec15/155: someone else's selfie, a cameraman in profile at the right
+    // edge of a 720 x 1280 frame; his face reaches about a fifth of its width past the edge.
+    const c = await buildCase('heldout', 155, 'heldout-ec15');
+    const face = await faces.analyseSelfie(await decodeImage(c.selfie, 1024));
+    expect(face).not.toBeNull();
+    const [x, y, w, h] = face!.box;
+    expect(x + w).toBeGreaterThan(1);
+    expect(x + w).toBeLessThanOrEqual(1 + 0.25 * w);
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(y + h).toBeLessThanOrEqual(1);
+  });
+
   it('takes no face cut by the edge of a selfie aimed at the chest', { timeout: 60_000 }, async () => {
     // Dev case 291: the camera aimed below the face, whose lower half is at the top of the frame;
     // squares of the frame show it to the detector, cut by the frame's top edge.
