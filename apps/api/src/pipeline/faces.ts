@@ -382,7 +382,6 @@ function wholeWithin(box: Box, tile: Region): boolean {
   );
 }
 
-/** A box (relative to the image) lies whole in the image. */
 /** A selfie's face found on a square: whole in height, at most a quarter of its width past a side edge. */
 function withinFrame([x, y, w, h]: Box): boolean {
   return y >= 0 && y + h <= 1 && x >= -0.25 * w && x + w <= 1 + 0.25 * w;

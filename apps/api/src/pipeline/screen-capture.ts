@@ -29,7 +29,7 @@ export const SCREEN_PATTERN_LINE_SMALL = 0.22;
  * too small for a tile of 128 is judged on tiles of 64, which hold a quarter of the frequencies,
  * so a picture's own detail concentrates more there and its line is higher.
  */
-export const SCREEN_TILES: readonly { side: number; line: number }[] = [
+const SCREEN_TILES: readonly { side: number; line: number }[] = [
   { side: 128, line: SCREEN_PATTERN_LINE },
   { side: 64, line: SCREEN_PATTERN_LINE_SMALL },
 ];
@@ -97,7 +97,6 @@ export const showsScreen = (m: ScreenPattern | null): boolean => m !== null && m
 
 /** The transforms of one tile side, their tables computed once. */
 interface TileSpectrum {
-  side: number;
   /** A tile's grey levels, mean removed and Hann-windowed (so the tile's own edges add no false frequencies). */
   tileOf(pixels: Buffer, width: number, x0: number, y0: number): Float64Array;
   /** |FFT|^2 of a side x side picture. */
@@ -150,7 +149,6 @@ function makeTileSpectrum(TILE: number): TileSpectrum {
   };
 
   return {
-    side: TILE,
     tileOf(pixels, width, x0, y0) {
       const t = new Float64Array(TILE * TILE);
       let mean = 0;

@@ -161,9 +161,10 @@ export class VisionPipeline implements VerificationPipeline {
         nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
+      const expiryIn = (r: TextReading) => fieldsFromText(r.text, this.now(), v.country).expiryDate !== null;
       const inked = await read(page, true);
       const settled = Boolean(inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review);
-      if (settled && fieldsFromText(inked.text, this.now(), v.country).expiryDate) return { reading: inked, others: [] };
+      if (settled && expiryIn(inked)) return { reading: inked, others: [] };
       const grey = await read(page, false);
       const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
       // Neither reading is sure of the name or the fields: a document smaller in the frame is read
@@ -175,8 +176,7 @@ export class VisionPipeline implements VerificationPipeline {
       const weak = !settled && (nameIn(best) < POLICY.nameMatch.review || readScore(best) < POLICY.documentOcr.review);
       // Neither reading showed an expiry date (misread in both: a glare, a shadow, a date's digits
       // run into its label): the block is read for the fields alone, never to replace the reading.
-      const noExpiry = (r: TextReading) => !fieldsFromText(r.text, this.now(), v.country).expiryDate;
-      const expiryLost = noExpiry(best) && noExpiry(other);
+      const expiryLost = !expiryIn(best) && !expiryIn(other);
       const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
       if (!block || !blank) return { reading: best, others: [other] };
       const blockPage = await timed('ocr', () =>
@@ -191,7 +191,7 @@ export class VisionPipeline implements VerificationPipeline {
         // The whole side's readings stay as the others: a date the block lost may be in either.
         if (weak && noWorse && readScore(reading) > readScore(best)) return { reading, others: [best, other] };
         onBlock.push(reading);
-        if (!weak && !noExpiry(reading)) break;
+        if (!weak && expiryIn(reading)) break;
       }
       return { reading: best, others: [other, ...onBlock] };
     };
@@ -514,17 +514,15 @@ function couldBeValidity(issue: string, expiry: string): boolean {
 const MAX_VALIDITY_DAYS = 20.5 * 365.25;
 
 /**
- * A driving licence, by the init field `documentType` or by its title as printed: it prints no
- * nationality (the EU model's fields 1-9, a US licence's), so none is expected of it.
+ * A driving licence, by the init field `documentType` or by its printed title (read as names are,
+ * `normalizeName`: no accents, no apostrophes): it prints no nationality (the EU model's fields
+ * 1-9, a US licence's), so none is expected of it.
  */
 export function isDrivingLicence(documentType: string | null, text: string): boolean {
   return (
     documentType === 'drivers_license' ||
-    /\b(DRIVING LICEN[CS]E|DRIVER'?S? LICEN[CS]E|PERMIS DE CONDUIRE|FUHRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|PRAWO JAZDY)\b/.test(
-      text
-        .toUpperCase()
-        .normalize('NFD')
-        .replace(/[\u0300-\u036f]/g, ''),
+    /\b(DRIVING LICEN[CS]E|DRIVER ?S? LICEN[CS]E|PERMIS DE CONDUIRE|FUHRERSCHEIN|PERMISO DE CONDUCIR|PATENTE DI GUIDA|PRAWO JAZDY)\b/.test(
+      normalizeName(text),
     )
   );
 }
