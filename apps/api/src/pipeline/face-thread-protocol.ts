@@ -16,6 +16,16 @@ export type FaceCall =
   | { id: number; op: 'analyseSelfie'; image: WireImage }
   | { id: number; op: 'similarity'; a: number[]; b: number[] };
 
+/**
+ * Not a call (nothing is answered): whether the document call `call` searches its picture's tiles,
+ * sent once after that call, when the caller knows.
+ */
+export interface SearchTilesNotice {
+  op: 'searchTiles';
+  call: number;
+  search: boolean;
+}
+
 /** What the face thread answers: once `ready` (or `failed` to load), then one reply per call. */
 export type FaceReply =
   | { kind: 'ready' }

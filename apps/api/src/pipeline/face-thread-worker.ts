@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { DecodedImage } from './decode.js';
 import { FaceAnalyzer } from './faces.js';
-import type { FaceCall, FaceReply, WireImage } from './face-thread-protocol.js';
+import type { FaceCall, FaceReply, SearchTilesNotice, WireImage } from './face-thread-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('face-thread-worker runs as a worker thread');
@@ -21,12 +21,21 @@ const faces = await FaceAnalyzer.start().catch((err: unknown) => {
   throw err;
 });
 
-port.on('message', (call: FaceCall) => {
+/** Per document call in progress, what answers whether its tiles are searched. */
+const tileDecisions = new Map<number, (search: boolean) => void>();
+
+port.on('message', (call: FaceCall | SearchTilesNotice) => {
+  if (call.op === 'searchTiles') {
+    tileDecisions.get(call.call)?.(call.search);
+    tileDecisions.delete(call.call);
+    return;
+  }
+  const searchTiles = call.op === 'analyseDocument' ? new Promise<boolean>((decide) => tileDecisions.set(call.id, decide)) : null;
   const work =
     call.op === 'analyse'
       ? faces.analyse(asDecoded(call.image), call.maxSide, { embedding: call.embedding })
       : call.op === 'analyseDocument'
-        ? faces.analyseDocument(asDecoded(call.image))
+        ? faces.analyseDocument(asDecoded(call.image), { searchTiles: searchTiles! }).finally(() => tileDecisions.delete(call.id))
         : call.op === 'analyseSelfie'
           ? faces.analyseSelfie(asDecoded(call.image))
           : faces.similarity(call.a, call.b);

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DecodedImage } from './decode.js';
 import type { FaceModels } from './face-models.js';
-import type { FaceCall, FaceReply } from './face-thread-protocol.js';
+import type { FaceCall, FaceReply, SearchTilesNotice } from './face-thread-protocol.js';
 import type { FaceResult } from './faces.js';
 
 /** Both src/ and dist/ sit two levels below the package: the thread always runs the built JS. */
@@ -40,8 +40,13 @@ export class FaceThread implements FaceModels {
     return this.call({ op: 'analyse', image, maxSide, embedding: opts.embedding ?? true }) as Promise<FaceResult | null>;
   }
 
-  analyseDocument(img: DecodedImage): Promise<FaceResult | null> {
-    return this.call({ op: 'analyseDocument', image: img }) as Promise<FaceResult | null>;
+  analyseDocument(img: DecodedImage, opts: { searchTiles?: boolean | Promise<boolean> } = {}): Promise<FaceResult | null> {
+    // The thread waits for this answer only once the whole picture gave no face; a decision that
+    // fails to come searches the tiles, as without one.
+    const decided = Promise.resolve(opts.searchTiles ?? true).catch(() => true);
+    return this.call({ op: 'analyseDocument', image: img }, (worker, call) => {
+      void decided.then((search) => worker.postMessage({ op: 'searchTiles', call, search } satisfies SearchTilesNotice));
+    }) as Promise<FaceResult | null>;
   }
 
   analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
@@ -62,13 +67,15 @@ export class FaceThread implements FaceModels {
     await worker?.terminate();
   }
 
-  private async call(body: DistributiveOmit<FaceCall, 'id'>): Promise<unknown> {
+  /** Posts a call; `then` runs once it is posted (with the worker and the call's id). */
+  private async call(body: DistributiveOmit<FaceCall, 'id'>, then?: (worker: Worker, id: number) => void): Promise<unknown> {
     if (this.stopped) throw new Error('face thread stopped');
     const worker = await this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ ...body, id } as FaceCall);
+      then?.(worker, id);
     });
   }
 

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCase } from '../../src/eval/eval-set.js';
-import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
+import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 import { decodeImage } from '../../src/pipeline/decode.js';
 import { FaceThread } from '../../src/pipeline/face-thread.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
@@ -51,6 +51,38 @@ describe('the face models on a thread of their own (FaceThread)', () => {
     expect(got[0]).toEqual(await here.analyse(astronaut));
     expect(await thread.similarity(got[0]!.embedding, got[2]!.embedding)).toBeLessThan(0.45);
   });
+
+  it(
+    'searches a document photo tile by tile only when told so, a decision that may come while the whole picture is analysed',
+    { timeout: 60_000 },
+    async () => {
+      // A grey 260 px portrait on a card in the corner of a 3000 x 2250 photo: found on tiles only.
+      const portrait = await sharp(path.join(FACES_DIR, 'grace_hopper.jpg')).resize(260).greyscale().png().toBuffer();
+      const card = await sharp(await textCard(800, 500))
+        .composite([{ input: portrait, left: 40, top: 60 }])
+        .png()
+        .toBuffer();
+      const front = await decodeImage(
+        await sharp({ create: { width: 3000, height: 2250, channels: 3, background: '#6b5d52' } })
+          .composite([{ input: card, left: 2100, top: 1600 }])
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      );
+      const later = (search: boolean) => new Promise<boolean>((resolve) => setTimeout(() => resolve(search), 50));
+      const [notSearched, searched, byDefault] = await Promise.all([
+        thread.analyseDocument(front, { searchTiles: later(false) }),
+        thread.analyseDocument(front, { searchTiles: later(true) }),
+        thread.analyseDocument(front),
+      ]);
+      expect(notSearched).toBeNull();
+      expect(searched).not.toBeNull();
+      expect(searched!.box[0] * 3000).toBeGreaterThan(2130);
+      expect(byDefault).toEqual(searched);
+      // A decision that fails searches, as without one.
+      expect(await thread.analyseDocument(front, { searchTiles: Promise.reject(new Error('no quality')) })).toEqual(searched);
+      expect(await here.analyseDocument(front, { searchTiles: false })).toBeNull();
+    },
+  );
 
   it('a thread that dies fails the calls it held and is started again for the next', { timeout: 60_000 }, async () => {
     const astronaut = await photo('astronaut.png');
