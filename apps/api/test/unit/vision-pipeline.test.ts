@@ -223,6 +223,22 @@ describe('printed fields lost by both readings of a side', () => {
   }, 120_000);
 });
 
+describe('a driving licence: its printed text first, the zone only when that leaves doubt', () => {
+  it('a licence whose printed reading bears out the name, fields and expiry is not searched for a zone; one with another name typed is', async () => {
+    // Retired held-out case c2f0/6: a licence without any MRZ.
+    const c = await buildCase('heldout', 6, 'heldout-c2f0');
+    expect(c.documentType).toBe('drivers_license');
+    const images = { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null };
+    const settled = await pipeline.run({ submittedFullName: c.typedName, documentType: c.documentType, country: c.country }, images);
+    expect(settled).toMatchObject({ verdict: 'approved', reasons: [] });
+    expect(settled.stageTimes!.ocr).toBeGreaterThan(0);
+    expect(settled.stageTimes!.mrz).toBe(0);
+    const doubt = await pipeline.run({ submittedFullName: 'Zygmunt Quarles', documentType: c.documentType, country: c.country }, images);
+    expect(doubt.reasons).toContain('name_mismatch');
+    expect(doubt.stageTimes!.mrz).toBeGreaterThan(0);
+  }, 120_000);
+});
+
 describe('policy', () => {
   const ok = {
     documentOcr: 1,
