@@ -489,11 +489,21 @@ function misreadOf(typed: string, read: string, rules: typeof MISREAD_AS, i = 0,
 }
 
 /**
+ * A word as its upright strokes look in the sans-serif faces names are printed in: a capital I, a
+ * small l and a small i whose dot was lost are one stroke (`|`), other letters in capitals without
+ * accents. The recogniser reads a printed Ilse as lise; a printed Lise (a capital L) stays apart.
+ */
+function strokeForm(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[Ili]/g, '|').toUpperCase();
+}
+
+/**
  * The OCR's reading of a printed name (or a whole text) repaired where it misread
- * the typed name in two known ways: a word that is a typed word (plain or ICAO-transliterated)
- * misread only at letters the recogniser cannot read takes the typed spelling, and a word that is
- * two or more consecutive typed words run together (a space the recogniser dropped: EVAJOSE) is
- * split again. Neither can turn another name into the typed one.
+ * the typed name in three known ways: a word that is a typed word (plain or ICAO-transliterated)
+ * misread only at letters the recogniser cannot read takes the typed spelling; so does a word that
+ * is a typed word as printed (capitalised or in capitals) but for which upright stroke is which
+ * (`strokeForm`); and a word that is two or more consecutive typed words run together (a space the
+ * recogniser dropped: EVAJOSE) is split again. None can turn another name into the typed one.
  */
 export function repairOcrReading(typed: string, read: string): string {
   const typedWords = normalizeName(typed).split(' ').filter(Boolean);
@@ -502,12 +512,18 @@ export function repairOcrReading(typed: string, read: string): string {
   for (let i = 0; i < typedWords.length; i++) {
     for (let j = i + 2; j <= typedWords.length; j++) joined.set(typedWords.slice(i, j).join(''), typedWords.slice(i, j).join(' '));
   }
+  const byStrokes = new Map<string, string>();
+  for (const t of spellings.filter((w) => w.length >= 4)) {
+    for (const printed of [t, t[0] + t.slice(1).toLowerCase()])
+      if (strokeForm(printed).includes('|')) byStrokes.set(strokeForm(printed), t);
+  }
   const rules = MISREAD_AS.filter((m) => !m.only || m.only.test(typed));
   // Word by word in place: lines, digits and labels stay as read for the field parsers. A word
   // may hold an @ (a misread Ø).
   return read.replace(/[\p{L}@]+/gu, (raw) => {
     const word = raw.split('@').map(normalizeName).join('@');
-    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word, rules)) ?? raw;
+    const strokes = byStrokes.get(strokeForm(raw));
+    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word, rules)) ?? (strokes && strokes !== word ? strokes : raw);
   });
 }
 

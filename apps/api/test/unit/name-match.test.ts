@@ -330,6 +330,16 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Francois Nuñez', 'NUFIEZ', 'NUNEZ'],
     ['Francois Nunez', 'NUFIEZ', 'NUNEZ'],
     ['Francois Nunez', 'NUFEZ', 'NUFEZ'],
+    // A capital I, a small l and an undotted i are one upright stroke in a sans-serif face: a
+    // printed Ilse read lise, a Paola read PaoIa. A capital L is no stroke: another person's Lise
+    // stays as read; words under four letters are left alone.
+    ['Ilse Ødegård', 'Given names\nlise', 'Given names\nILSE'],
+    ['Ilse Ødegård', 'Given names\nLise', 'Given names\nLise'],
+    ['Ilse Ødegård', 'LISE', 'LISE'],
+    ['Paola Rossi', 'PaoIa ROSSI', 'PAOLA ROSSI'],
+    ['Emilia Lindqvist', 'Emllia Lindqvist', 'EMILIA Lindqvist'],
+    ['Emilia Lindqvist', 'Emllia Iindqvist', 'EMILIA Iindqvist'],
+    ['Ali Khan', 'All Khan', 'All Khan'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
