@@ -1,6 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaceModels } from '../../src/pipeline/face-models.js';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
 import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
@@ -220,6 +221,29 @@ describe('printed fields lost by both readings of a side', () => {
     );
     expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
     expect(r.verdict).toBe('approved');
+  }, 120_000);
+});
+
+describe('a document too blurred to use', () => {
+  it('is not searched tile by tile for its portrait; a sharp one is', async () => {
+    const faces = (pipeline as unknown as { faces: FaceModels }).faces;
+    const analyseDocument = faces.analyseDocument.bind(faces);
+    const decisions: boolean[] = [];
+    faces.analyseDocument = async (img, opts) => {
+      decisions.push(await (opts?.searchTiles ?? true));
+      return analyseDocument(img, opts);
+    };
+    try {
+      const page = await passport();
+      const blurred = await run('Ana Lucía Martínez García', await sharp(page).blur(12).jpeg().toBuffer(), await astronautSelfie());
+      expect(blurred.reasons).toContain('blurry_image');
+      expect(blurred.verdict).not.toBe('approved');
+      const sharpPage = await run('Ana Lucía Martínez García', page, await astronautSelfie());
+      expect(sharpPage.verdict).toBe('approved');
+      expect(decisions).toEqual([false, true]);
+    } finally {
+      faces.analyseDocument = analyseDocument;
+    }
   }, 120_000);
 });
 
