@@ -30,12 +30,13 @@ port.on('message', (call: FaceCall | SearchTilesNotice) => {
     tileDecisions.delete(call.call);
     return;
   }
-  const searchTiles = call.op === 'analyseDocument' ? new Promise<boolean>((decide) => tileDecisions.set(call.id, decide)) : null;
   const work =
     call.op === 'analyse'
       ? faces.analyse(asDecoded(call.image), call.maxSide, { embedding: call.embedding })
       : call.op === 'analyseDocument'
-        ? faces.analyseDocument(asDecoded(call.image), { searchTiles: searchTiles! }).finally(() => tileDecisions.delete(call.id))
+        ? faces
+            .analyseDocument(asDecoded(call.image), { searchTiles: new Promise<boolean>((decide) => tileDecisions.set(call.id, decide)) })
+            .finally(() => tileDecisions.delete(call.id))
         : call.op === 'analyseSelfie'
           ? faces.analyseSelfie(asDecoded(call.image))
           : faces.similarity(call.a, call.b);

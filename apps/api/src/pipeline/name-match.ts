@@ -514,8 +514,7 @@ export function repairOcrReading(typed: string, read: string): string {
   }
   const byStrokes = new Map<string, string>();
   for (const t of spellings.filter((w) => w.length >= 4)) {
-    for (const printed of [t, t[0] + t.slice(1).toLowerCase()])
-      if (strokeForm(printed).includes('|')) byStrokes.set(strokeForm(printed), t);
+    for (const form of [t, t[0] + t.slice(1).toLowerCase()].map(strokeForm)) if (form.includes('|')) byStrokes.set(form, t);
   }
   const rules = MISREAD_AS.filter((m) => !m.only || m.only.test(typed));
   // Word by word in place: lines, digits and labels stay as read for the field parsers. A word
