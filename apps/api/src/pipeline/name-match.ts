@@ -463,6 +463,9 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   // Þ is typed TH as often as Þ: the stand-in B counts for either (a typed Thora is no Bora).
   { typed: 'TH', read: 'B' },
   { typed: 'U', read: 'II' },
+  // Ü typed as ICAO writes it (UE), and Ø likewise (OE): Bülow typed Buelow, read BIILOW.
+  { typed: 'UE', read: 'II' },
+  { typed: 'OE', read: '@' },
   { typed: 'U', read: 'I', only: /ü/i },
   { typed: 'O', read: '@' },
   { typed: 'O', read: 'G', only: /ø/i },

@@ -340,6 +340,12 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Emilia Lindqvist', 'Emllia Lindqvist', 'EMILIA Lindqvist'],
     ['Emilia Lindqvist', 'Emllia Iindqvist', 'EMILIA Iindqvist'],
     ['Ali Khan', 'All Khan', 'All Khan'],
+    // Ü typed as ICAO writes it (UE) and read II, Ø typed OE and read @: the typed spelling. A
+    // word that differs elsewhere (BILLOW) stays as read.
+    ['Ayse Kirsten Von Buelow', 'Surname\nvon Biilow', 'Surname\nvon BUELOW'],
+    ['Ayse Kirsten Von Buelow', 'von Billow', 'von Billow'],
+    ['Oeydis Haugen', 'Given names\n@YDIS', 'Given names\nOEYDIS'],
+    ['Oeydis Haugen', 'BYDIS', 'BYDIS'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
