@@ -187,7 +187,9 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
   const f = result.fields;
   const raw = (field: string) => (byField.get(field as never)?.value ?? '').replace(/</g, '');
   const surname = (f.lastName ?? '').trim();
-  const givenNames = (f.firstName ?? '').trim();
+  // The name field is padded with fillers to its end; a recogniser not made for zones reads a run
+  // of them as L or K (ANNE<MARIE<<<<<LLLLLLLLLL): after two fillers past the given names, all is padding.
+  const [givenNames = '', ...padding] = (f.firstName ?? '').trim().split(/\s{2,}/);
   const dateOfBirth = f.birthDate ? mrzDate(f.birthDate, 'birth', now) : null;
   const expiryDate = f.expirationDate ? mrzDate(f.expirationDate, 'expiry', now) : null;
   if (!f.documentNumber || !dateOfBirth || !expiryDate || !surname) return null;
@@ -201,7 +203,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     dateOfBirth,
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
-    nameTruncated: nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
+    nameTruncated: padding.length === 0 && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
   };
 }

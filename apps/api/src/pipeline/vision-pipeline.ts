@@ -38,6 +38,7 @@ import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
 import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
+import { fieldsFromText } from './text-fields.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
 export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
@@ -150,6 +151,8 @@ export class VisionPipeline implements VerificationPipeline {
       }
       if (mrz) return { mrz, text: NO_TEXT, otherTexts: [] };
       const { reading, others } = await readPrinted();
+      const zone = zoneInReadings(v.submittedFullName, [reading, ...others], this.now());
+      if (zone) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: reading, otherTexts: others };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
@@ -376,6 +379,21 @@ function mrzSurname(typed: string | null, mrz: MrzFields): string {
   return [mrz.surname, ...mrz.surnameAlternatives].reduce((best, s) => (score(s) > score(best) ? s : best));
 }
 
+/**
+ * A zone in the printed text's readings, where the zone reader found none: it reads the band it
+ * finds with its own model, and a tilted card's band found too low, or cut, loses a zone that the
+ * whole page's reading got (a TD2 card's front). Kept only where every check digit holds
+ * (`parseMrz`); of several, the one whose name the typed name bears out best (the name field has
+ * no check digit, and the page's recogniser reads a filler as K or S more often than the zone's).
+ */
+export function zoneInReadings(typed: string | null, readings: readonly TextReading[], now: Date): MrzFields | null {
+  const zones = readings.flatMap((r) => findMrzCandidates(r.text).flatMap((lines) => parseMrz(lines, now) ?? []));
+  if (!typed) return zones[0] ?? null;
+  const score = (mrz: MrzFields) =>
+    nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
+  return zones.reduce<MrzFields | null>((best, zone) => (!best || score(zone) > score(best) ? zone : best), null);
+}
+
 /** Whether the zone's surname, or another reading of it (mrz.ts), is within a misreading of the typed name. */
 function zoneNearTyped(mrz: MrzFields, typed: string): boolean {
   return [mrz.surname, ...(mrz.surnameAlternatives ?? [])].some((surname) =>
@@ -490,45 +508,6 @@ export function mrzSides<T>(documentType: string | null, images: { docFront: T; 
   return [images.docFront, images.docBack];
 }
 
-/** True for a real calendar date in YYYY-MM-DD (rejects 2031-02-30 and 13th months). */
-function isCalendarDate(d: string): boolean {
-  const t = Date.parse(`${d}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
-}
-
-/** Month names and abbreviations as documents print them (English, French, German, Spanish, Italian). */
-const MONTHS: Record<string, string> = Object.fromEntries(
-  [
-    ['JAN', 'JANUARY', 'JANV', 'JANVIER', 'ENE', 'ENERO', 'GEN', 'JANUAR'],
-    ['FEB', 'FEBRUARY', 'FEV', 'FEVR', 'FEVRIER', 'FEBRERO', 'FEBBRAIO', 'FEBRUAR'],
-    ['MAR', 'MARCH', 'MARS', 'MARZO', 'MAERZ', 'MARZ'],
-    ['APR', 'APRIL', 'AVR', 'AVRIL', 'ABR', 'ABRIL', 'APRILE'],
-    ['MAY', 'MAI', 'MAYO', 'MAG', 'MAGGIO'],
-    ['JUN', 'JUNE', 'JUIN', 'JUNIO', 'GIU', 'GIUGNO', 'JUNI'],
-    ['JUL', 'JULY', 'JUIL', 'JUILLET', 'JULIO', 'LUG', 'LUGLIO', 'JULI'],
-    ['AUG', 'AUGUST', 'AOU', 'AOUT', 'AGO', 'AGOSTO'],
-    ['SEP', 'SEPT', 'SEPTEMBER', 'SEPTEMBRE', 'SEPTIEMBRE', 'SET', 'SETTEMBRE'],
-    ['OCT', 'OCTOBER', 'OCTOBRE', 'OCTUBRE', 'OKT', 'OKTOBER', 'OTT', 'OTTOBRE'],
-    ['NOV', 'NOVEMBER', 'NOVEMBRE', 'NOVIEMBRE'],
-    ['DEC', 'DECEMBER', 'DECEMBRE', 'DICIEMBRE', 'DIC', 'DEZ', 'DEZEMBER', 'DICEMBRE'],
-  ].flatMap((names, i) => names.map((n) => [n, String(i + 1).padStart(2, '0')])),
-);
-const MONTH_NAME_DATE = new RegExp(`\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS).join('|')})[ ./-]?(\\d{4})\\b`, 'g');
-
-/**
- * Whether a document issued on `issue` could expire on `expiry`: documents are valid for one year
- * (a residence permit) to 15 (a licence), a few for 20. A past expiry a month after the issue date
- * or 24 years after it is an expiry the OCR misread (2032 read 2022, a lost date read as 2000),
- * with the issue date taken for the expiry: a genuine user rejected for document_expired.
- */
-function couldBeValidity(issue: string, expiry: string): boolean {
-  const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
-  return days >= 300 && days <= MAX_VALIDITY_DAYS;
-}
-
-/** The longest validity of a document, in days (20 years and a half). */
-const MAX_VALIDITY_DAYS = 20.5 * 365.25;
-
 /**
  * A driving licence, by the init field `documentType` or by its printed title (read as names are,
  * `normalizeName`: no accents, no apostrophes): it prints no nationality (the EU model's fields
@@ -541,58 +520,6 @@ export function isDrivingLicence(documentType: string | null, text: string): boo
       normalizeName(text),
     )
   );
-}
-
-/** Countries that write dates month first (steered by the init field `country`). */
-const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
-
-/**
- * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
- * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
- */
-export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
-  const monthFirst = country !== null && MONTH_FIRST.has(country);
-  // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
-  // A date that is no date in the expected order is read the other way (10/13/2029 on a card
-  // whose country was not given).
-  const withMonthNumbers = text.toUpperCase().replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
-    // Written as ISO: unambiguous whatever order the country uses.
-    return ` ${y}-${MONTHS[mon]!}-${d.padStart(2, '0')} `;
-  });
-  const dates = [...withMonthNumbers.matchAll(/\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g)]
-    .map((m) => {
-      if (m[4]) return `${m[4]}-${m[5]}-${m[6]}`;
-      const [dayFirst, monthFirstForm] = [`${m[3]}-${m[2]}-${m[1]}`, `${m[3]}-${m[1]}-${m[2]}`];
-      const [preferred, other] = monthFirst ? [monthFirstForm, dayFirst] : [dayFirst, monthFirstForm];
-      return isCalendarDate(preferred) ? preferred : other;
-    })
-    .filter(isCalendarDate)
-    .sort();
-  const today = now.toISOString().slice(0, 10);
-  // No document is valid for more than about 20 years: a date further ahead is a misreading
-  // (3095 for 2035), no expiry to approve on.
-  const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
-  while (dates.length && dates[dates.length - 1]! > horizon) dates.pop();
-  const latest = dates[dates.length - 1];
-  // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
-  // digits (X1234567); else digits alone, 9 to 12 of them (a date has 8).
-  const number =
-    /^[^A-Za-z0-9]*5[.)]\s+([A-Z0-9]{5,15})\s*$/m.exec(text)?.[1] ??
-    /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(text.toUpperCase())?.[0] ??
-    /\b\d{9,12}\b/.exec(text)?.[0] ??
-    null;
-  return {
-    fullName: null,
-    documentNumber: number,
-    dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
-    // The latest date is the expiry when it is in the future, or when three or more were read
-    // (birth, issue, expiry) and the one before it could be its issue date. Two past dates are a
-    // birth and an issue date as often as a birth and an expiry date (an expiry the OCR misread):
-    // unknown then, never a false document_expired.
-    expiryDate:
-      dates.length && (latest! >= today || (dates.length >= 3 && couldBeValidity(dates[dates.length - 2]!, latest!))) ? latest! : null,
-    nationality: null,
-  };
 }
 
 export type { FaceResult };

@@ -57,6 +57,14 @@ describe('parseMrz', () => {
     expect(long?.nameTruncated).toBe(true);
   });
 
+  it("a filler padding read as L or K (a page's recogniser, not the zone's) is padding, not given names", () => {
+    const [l1, l2] = composeTd3(person);
+    const padded = l1.replace(/<{6}$/, 'LLLLLL');
+    expect(parseMrz([padded, l2], NOW)).toMatchObject({ surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA', nameTruncated: false });
+    // One filler past the given names is a space between two of them: read as L, it joins them (no cut).
+    expect(parseMrz([l1.replace('ANA<LUCIA', 'ANALLUCIA'), l2], NOW)?.givenNames).toBe('ANALLUCIA');
+  });
+
   it('reads a TD1 identity card', () => {
     const r = parseMrz(composeTd1({ ...person, documentNumber: 'CAA000001' }), NOW);
     expect(r).toMatchObject({
@@ -222,7 +230,8 @@ describe('findMrzLines with dropped fillers', () => {
 });
 
 describe('init fields steer parsing', async () => {
-  const { fieldsFromText, mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
+  const { mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
+  const { fieldsFromText } = await import('../../src/pipeline/text-fields.js');
   const now = new Date('2026-11-21T00:00:00Z');
   it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
     // The binarised reading lost the expiry line to a glare spot; the grey one read it, but misread the birth date.
@@ -295,6 +304,55 @@ describe('init fields steer parsing', async () => {
     expect(fieldsFromText('DOB 01/15/1971\n<P 1O/13/2O29\nISS 11/19/2024', now, 'US').expiryDate).toBeNull();
     // Birth and expiry, the expiry to come.
     expect(fieldsFromText('DOB 01/15/1971\nEXP 10/13/2029', now, 'US').expiryDate).toBe('2029-10-13');
+  });
+  it('a past expiry labelled so is claimed from two dates when the one before it could be its issue date', () => {
+    // A US licence whose birth date was misread (79/16): its expiry and issue dates remain, the expiry labelled XP (its E lost).
+    const licence = 'DOB\n79/16/2005\nXP\nal 08/21/2021\ni ISS\n05/08/2016';
+    expect(fieldsFromText(licence, now, 'US').expiryDate).toBe('2021-08-21');
+    // The same on the label's own line, and in other languages.
+    expect(fieldsFromText('4a. 05.08.2014\n4b. 05.08.2024', now).expiryDate).toBe('2024-08-05');
+    expect(fieldsFromText("Date de délivrance\n05.08.2014\nDate d'expiration\n05.08.2024", now).expiryDate).toBe('2024-08-05');
+    // Unlabelled, two past dates say nothing; nor does a label line of two fields over two dates.
+    expect(fieldsFromText('DOB\n79/16/2005\n08/21/2021\n05/08/2016', now, 'US').expiryDate).toBeNull();
+    expect(fieldsFromText('Date of issue Date of expiry\n25 04 2014 17 05 2024', now).expiryDate).toBeNull();
+    // Labelled, but the date before it is a birth date (33 years before): no issue date to pair it with.
+    expect(fieldsFromText('EXP 06.04.2024\nDOB 04.03.1991', now).expiryDate).toBeNull();
+    // A label of another field above the date does not count.
+    expect(fieldsFromText('ISS\n05.08.2024\nDOB\n05.08.2014', now).expiryDate).toBeNull();
+  });
+  it('a day or month that lost one digit to a mark takes the only digit that makes it a date', () => {
+    // 06/28/2030 read V6/28/2030: only 06 is a month with a 28th day in either order.
+    expect(fieldsFromText('DOB\n15/02/1985\nXp\n| men V6/28/2030\nIss\n03/24/2025', now).expiryDate).toBe('2030-06-28');
+    // Several digits would make a date (05, 15, 25): left as read, no date.
+    expect(fieldsFromText('EXP V5.08.2030', now).expiryDate).toBeNull();
+    // Two characters lost: left as read.
+    expect(fieldsFromText('EXP VV.08.2030', now).expiryDate).toBeNull();
+  });
+  it('a month name whose O was read as a zero (27 0CT 2033) is still a month, and no document number', () => {
+    expect(fieldsFromText('KARKKAINEN\n21DEC1982 ;\n270cT2033', now)).toMatchObject({
+      dateOfBirth: '1982-12-21',
+      expiryDate: '2033-10-27',
+      documentNumber: null,
+    });
+  });
+  it("a zone the page's reading got is used when every check digit holds, the reading that bears out the typed name first", async () => {
+    const { zoneInReadings } = await import('../../src/pipeline/vision-pipeline.js');
+    const reading = (text: string) => ({ text, confidence: 0.5, unsureWords: [] });
+    // A TD2 card's front read twice: a filler read S in one (VANSDIJK), K in the other, the second line whole in both.
+    const misread = reading('IDENTITY CARD\nIDCZEVANSDIJK<<OEYDIS<BRUENHILDE<THO\nWW22990068CZE6103028F2809263<<<<<<K<?2');
+    const whole = reading('| IDCZEVAN<DIJK<<OEYDIS<BRUENHILDE<THO |\n| WW22990068CZE6103028F2809263<<<<<<<2 |');
+    const typed = 'Øydis Brünhilde Þóra van Dijk';
+    expect(zoneInReadings(typed, [misread, whole], now)).toMatchObject({
+      surname: 'VAN DIJK',
+      givenNames: 'OEYDIS BRUENHILDE THO',
+      documentNumber: 'WW2299006',
+      expiryDate: '2028-09-26',
+    });
+    // Alone, the misread one is still the document's zone (its name judged as read).
+    expect(zoneInReadings(typed, [misread], now)?.surname).toBe('VANSDIJK');
+    // A check digit that does not hold (the expiry's 3 read 8): no zone.
+    expect(zoneInReadings(typed, [reading(whole.text.replace('2809263', '2809268'))], now)).toBeNull();
+    expect(zoneInReadings(typed, [reading('IDENTITY CARD\nVAN DIJK\nOYDIS BRUNHILDE PORA')], now)).toBeNull();
   });
   it('documentType: where the MRZ is looked for first', () => {
     const front = Buffer.from('front');

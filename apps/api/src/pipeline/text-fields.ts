@@ -1,0 +1,172 @@
+import type { FieldsExtracted } from '@service/contract';
+
+/**
+ * Fields from a document's free text, for documents read without an MRZ: its dates (in the order
+ * its country writes them, by month name, by their labels) and a document number.
+ */
+
+/** True for a real calendar date in YYYY-MM-DD (rejects 2031-02-30 and 13th months). */
+function isCalendarDate(d: string): boolean {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+}
+
+/** Month names and abbreviations as documents print them (English, French, German, Spanish, Italian). */
+const MONTHS: Record<string, string> = Object.fromEntries(
+  [
+    ['JAN', 'JANUARY', 'JANV', 'JANVIER', 'ENE', 'ENERO', 'GEN', 'JANUAR'],
+    ['FEB', 'FEBRUARY', 'FEV', 'FEVR', 'FEVRIER', 'FEBRERO', 'FEBBRAIO', 'FEBRUAR'],
+    ['MAR', 'MARCH', 'MARS', 'MARZO', 'MAERZ', 'MARZ'],
+    ['APR', 'APRIL', 'AVR', 'AVRIL', 'ABR', 'ABRIL', 'APRILE'],
+    ['MAY', 'MAI', 'MAYO', 'MAG', 'MAGGIO'],
+    ['JUN', 'JUNE', 'JUIN', 'JUNIO', 'GIU', 'GIUGNO', 'JUNI'],
+    ['JUL', 'JULY', 'JUIL', 'JUILLET', 'JULIO', 'LUG', 'LUGLIO', 'JULI'],
+    ['AUG', 'AUGUST', 'AOU', 'AOUT', 'AGO', 'AGOSTO'],
+    ['SEP', 'SEPT', 'SEPTEMBER', 'SEPTEMBRE', 'SEPTIEMBRE', 'SET', 'SETTEMBRE'],
+    ['OCT', 'OCTOBER', 'OCTOBRE', 'OCTUBRE', 'OKT', 'OKTOBER', 'OTT', 'OTTOBRE'],
+    ['NOV', 'NOVEMBER', 'NOVEMBRE', 'NOVIEMBRE'],
+    ['DEC', 'DECEMBER', 'DECEMBRE', 'DICIEMBRE', 'DIC', 'DEZ', 'DEZEMBER', 'DICEMBRE'],
+  ].flatMap((names, i) => names.map((n) => [n, String(i + 1).padStart(2, '0')])),
+);
+// A month name's O may be read as a zero (27 0CT 2033): each O is matched as either.
+const MONTH_NAME_DATE = new RegExp(
+  `\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS)
+    .map((m) => m.replace(/O/g, '[O0]'))
+    .join('|')})[ ./-]?(\\d{4})\\b`,
+  'g',
+);
+
+/**
+ * Whether a document issued on `issue` could expire on `expiry`: documents are valid for one year
+ * (a residence permit) to 15 (a licence), a few for 20. A past expiry a month after the issue date
+ * or 24 years after it is an expiry the OCR misread (2032 read 2022, a lost date read as 2000),
+ * with the issue date taken for the expiry: a genuine user rejected for document_expired.
+ */
+function couldBeValidity(issue: string, expiry: string): boolean {
+  const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
+  return days >= 300 && days <= MAX_VALIDITY_DAYS;
+}
+
+/** The longest validity of a document, in days (20 years and a half). */
+const MAX_VALIDITY_DAYS = 20.5 * 365.25;
+
+/** Countries that write dates month first (steered by the init field `country`). */
+const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
+
+/** Day and month (either order) and a year: what fieldsFromText reads as a date. */
+const NUMERIC_DATE = /\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g;
+
+/** The ISO date that two-digit day and month groups and a year make, in the preferred order first, or null. */
+function isoDate(a: string, b: string, year: string, monthFirst: boolean): string | null {
+  const [dayFirst, monthFirstForm] = [`${year}-${b}-${a}`, `${year}-${a}-${b}`];
+  const [preferred, other] = monthFirst ? [monthFirstForm, dayFirst] : [dayFirst, monthFirstForm];
+  return isCalendarDate(preferred) ? preferred : isCalendarDate(other) ? other : null;
+}
+
+/**
+ * A date whose day or month lost one digit to a mark beside it (06/28/2030 read V6/28/2030 by a
+ * glare spot): separated as dates are, the year whole, one character of the day and month no
+ * digit. It takes the one digit that makes it a date; where several would (V5/08/2016: 05, 15
+ * or 25), it stays as read.
+ */
+const ONE_DIGIT_LOST = /(?<![A-Z0-9])([A-Z0-9]{2})([./-])([A-Z0-9]{2})\2(\d{4})(?!\d)/g;
+
+function repairLostDigit(text: string, monthFirst: boolean): string {
+  return text.replace(ONE_DIGIT_LOST, (whole, a: string, sep: string, b: string, year: string) => {
+    const groups = a + b;
+    const at = [...groups].findIndex((ch) => !/\d/.test(ch));
+    if (at < 0 || /\D/.test(groups.slice(at + 1))) return whole;
+    const dates = [...'0123456789']
+      .map((digit) => groups.slice(0, at) + digit + groups.slice(at + 1))
+      .filter((g) => isoDate(g.slice(0, 2), g.slice(2), year, monthFirst));
+    return dates.length === 1 ? `${dates[0]!.slice(0, 2)}${sep}${dates[0]!.slice(2)}${sep}${year}` : whole;
+  });
+}
+
+/**
+ * Labels of dates, as the OCR reads them (accents dropped, upper case): an expiry's ("EXP", its E
+ * sometimes lost; "Date of expiry", "Date d'expiration", "Gültig bis", an EU licence's 4b.), a
+ * birth's and an issue's. Only the expiry's is used; the others tell a label line of two fields
+ * ("Date of issue  Date of expiry" over two dates) from a label of one.
+ */
+const EXPIRY_LABEL = /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\b4B\b/;
+const BIRTH_LABEL = /\bDOB\b|BIRTH|NAISS|GEBURT|NACIM|NASCITA|URODZ|^\W*3\b/;
+const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|\b4A\b/;
+
+const labelText = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase();
+
+/**
+ * Whether the date at `at` in `text` is labelled an expiry date: by the text before it on its line,
+ * or, where that holds no label, by the line above, when that line labels one field only.
+ */
+function labelledExpiry(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const before = labelText(text.slice(lineStart, at));
+  const kinds = (s: string) => [EXPIRY_LABEL, BIRTH_LABEL, ISSUE_LABEL].filter((l) => l.test(s));
+  const own = kinds(before);
+  if (own.length) return own.length === 1 && own[0] === EXPIRY_LABEL;
+  const above = text
+    .slice(0, Math.max(0, lineStart - 1))
+    .split('\n')
+    .findLast((l) => l.trim());
+  const theirs = above ? kinds(labelText(above)) : [];
+  return theirs.length === 1 && theirs[0] === EXPIRY_LABEL && !NUMERIC_DATE_IN_LINE.test(above!);
+}
+const NUMERIC_DATE_IN_LINE = /\d{2}[ ./-]?\d{2}[ ./-]?\d{4}/;
+
+/**
+ * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
+ * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
+ */
+export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
+  const monthFirst = country !== null && MONTH_FIRST.has(country);
+  // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
+  // A date that is no date in the expected order is read the other way (10/13/2029 on a card
+  // whose country was not given).
+  const withMonthNumbers = repairLostDigit(
+    text.toUpperCase().replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
+      // Written as ISO: unambiguous whatever order the country uses.
+      return ` ${y}-${MONTHS[mon.replace(/0/g, 'O')]!}-${d.padStart(2, '0')} `;
+    }),
+    monthFirst,
+  );
+  const read = [...withMonthNumbers.matchAll(NUMERIC_DATE)]
+    .map((m) => ({
+      iso: m[4] ? `${m[4]}-${m[5]}-${m[6]}` : isoDate(m[1]!, m[2]!, m[3]!, monthFirst),
+      expiryLabel: labelledExpiry(withMonthNumbers, m.index ?? 0),
+    }))
+    .filter((d): d is { iso: string; expiryLabel: boolean } => d.iso !== null && isCalendarDate(d.iso))
+    .sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
+  const today = now.toISOString().slice(0, 10);
+  // No document is valid for more than about 20 years: a date further ahead is a misreading
+  // (3095 for 2035), no expiry to approve on.
+  const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  while (read.length && read[read.length - 1]!.iso > horizon) read.pop();
+  const dates = read.map((d) => d.iso);
+  const latest = read[read.length - 1];
+  // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
+  // digits (X1234567), a date by month name (21DEC1982) already written as a date; else digits
+  // alone, 9 to 12 of them (a date has 8).
+  const number =
+    /^[^A-Za-z0-9]*5[.)]\s+([A-Z0-9]{5,15})\s*$/m.exec(text)?.[1] ??
+    /\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{7,12}\b/.exec(withMonthNumbers)?.[0] ??
+    /\b\d{9,12}\b/.exec(text)?.[0] ??
+    null;
+  // The latest date is the expiry when it is in the future. A past one is the expiry when the
+  // date before it could be its issue date and either three or more were read (birth, issue,
+  // expiry) or it is labelled an expiry. Two past dates alone are a birth and an issue date as
+  // often as a birth and an expiry date (an expiry the OCR misread): unknown then, never a false
+  // document_expired.
+  const pastExpiry =
+    latest !== undefined &&
+    dates.length >= 2 &&
+    (dates.length >= 3 || latest.expiryLabel) &&
+    couldBeValidity(dates[dates.length - 2]!, latest.iso);
+  return {
+    fullName: null,
+    documentNumber: number,
+    dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
+    expiryDate: latest && (latest.iso >= today || pastExpiry) ? latest.iso : null,
+    nationality: null,
+  };
+}
