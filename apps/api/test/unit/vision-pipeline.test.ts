@@ -224,6 +224,30 @@ describe('printed fields lost by both readings of a side', () => {
   }, 120_000);
 });
 
+describe("a zone the page's readings got, and dates by their labels", () => {
+  const runCase = async (index: number) => {
+    const c = await buildCase('heldout', index, 'heldout-767d');
+    const r = await pipeline.run(
+      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
+    );
+    return { c, r };
+  };
+  it("a tilted TD2 card whose zone the zone reader missed is read from the page's zone: approved, its fields checked", async () => {
+    // Retired held-out case 767d/186: the printed name was read without its labels (review for
+    // name_mismatch and document_unreadable); every check digit of the zone the page read holds.
+    const { r } = await runCase(186);
+    expect(r.verdict).toBe('approved');
+    expect(r.fieldsExtracted).toMatchObject({ documentNumber: 'WW2299006', nationality: 'CZE', expiryDate: '2028-09-26' });
+  }, 120_000);
+  it('an expired licence whose birth date was misread is rejected for document_expired: its expiry is labelled (XP)', async () => {
+    // Retired held-out case 767d/212: two past dates read, the later one under its label.
+    const { c, r } = await runCase(212);
+    expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
+    expect(r).toMatchObject({ verdict: 'rejected', reasons: ['document_expired'] });
+  }, 120_000);
+});
+
 describe('a document too blurred to use', () => {
   it('is not searched tile by tile for its portrait; a sharp one is', async () => {
     const faces = (pipeline as unknown as { faces: FaceModels }).faces;
