@@ -188,8 +188,13 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
   const raw = (field: string) => (byField.get(field as never)?.value ?? '').replace(/</g, '');
   const surname = (f.lastName ?? '').trim();
   // The name field is padded with fillers to its end; a recogniser not made for zones reads a run
-  // of them as L or K (ANNE<MARIE<<<<<LLLLLLLLLL): after two fillers past the given names, all is padding.
-  const [givenNames = '', ...padding] = (f.firstName ?? '').trim().split(/\s{2,}/);
+  // of them as L, K or C (ANNE<MARIE<<<<<LLLLLLLLLL): after two fillers past the given names, all
+  // is padding, and so are last words of those letters alone (ANGELA<LLLLCLLLLKL<LLKL).
+  const [given = '', ...cut] = (f.firstName ?? '').trim().split(/\s{2,}/);
+  const words = given.split(' ');
+  while (words.length > 1 && /^[LKC]{3,}$/.test(words[words.length - 1]!)) words.pop();
+  const givenNames = words.join(' ');
+  const padding = cut.length > 0 || givenNames !== given;
   const dateOfBirth = f.birthDate ? mrzDate(f.birthDate, 'birth', now) : null;
   const expiryDate = f.expirationDate ? mrzDate(f.expirationDate, 'expiry', now) : null;
   if (!f.documentNumber || !dateOfBirth || !expiryDate || !surname) return null;
@@ -203,7 +208,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     dateOfBirth,
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
-    nameTruncated: padding.length === 0 && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
+    nameTruncated: !padding && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
   };
 }

@@ -156,7 +156,10 @@ export class VisionPipeline implements VerificationPipeline {
       // name field has no check digit and the page's recogniser misreads it more than OCR-B: a
       // printed name read right is not traded for it).
       const zone = settles(printed) ? null : zoneInReadings(v.submittedFullName, [printed.reading, ...printed.others], this.now());
-      if (zone) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
+      // Nor where its name bears the typed name out less than the printed one: a zone name the
+      // page misread (its check digits hold all the same) had rejected a genuine user.
+      if (zone && (!v.submittedFullName || this.nameMatch(v.submittedFullName, zone, null, NO_TEXT) >= nameIn(printed.reading)))
+        return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.

@@ -61,6 +61,11 @@ describe('parseMrz', () => {
     const [l1, l2] = composeTd3(person);
     const padded = l1.replace(/<{6}$/, 'LLLLLL');
     expect(parseMrz([padded, l2], NOW)).toMatchObject({ surname: 'MARTINEZ GARCIA', givenNames: 'ANA LUCIA', nameTruncated: false });
+    // Fillers read one by one as L, K or C make last words of those letters alone: padding too.
+    expect(parseMrz([l1.replace('ANA<LUCIA<<<<<<', 'ANA<LUCIA<LLKL<'), l2], NOW)).toMatchObject({
+      givenNames: 'ANA LUCIA',
+      nameTruncated: false,
+    });
     // One filler past the given names is a space between two of them: read as L, it joins them (no cut).
     expect(parseMrz([l1.replace('ANA<LUCIA', 'ANALLUCIA'), l2], NOW)?.givenNames).toBe('ANALLUCIA');
   });
