@@ -158,7 +158,7 @@ export class VisionPipeline implements VerificationPipeline {
       const zone = settles(printed) ? null : zoneInReadings(v.submittedFullName, [printed.reading, ...printed.others], this.now());
       // Nor where its name bears the typed name out less than the printed one: a zone name the
       // page misread (its check digits hold all the same) had rejected a genuine user.
-      if (zone && (!v.submittedFullName || this.nameMatch(v.submittedFullName, zone, null, NO_TEXT) >= nameIn(printed.reading)))
+      if (zone && (!v.submittedFullName || zoneNameMatch(v.submittedFullName, zone) >= nameIn(printed.reading)))
         return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
@@ -313,7 +313,7 @@ export class VisionPipeline implements VerificationPipeline {
    * above review.
    */
   private nameMatch(typed: string, mrz: MrzFields | null, printed: DocumentName | null, reading: TextReading): number {
-    if (mrz) return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
+    if (mrz) return zoneNameMatch(typed, mrz);
     const inText = nameInTextScore(typed, reading.text, unsureWordsOf(reading));
     if (!printed) return inText;
     const byLabel = nameMatchScore(typed, printed);
@@ -396,9 +396,15 @@ function mrzSurname(typed: string | null, mrz: MrzFields): string {
 export function zoneInReadings(typed: string | null, readings: readonly TextReading[], now: Date): MrzFields | null {
   const zones = readings.flatMap((r) => findMrzCandidates(r.text).flatMap((lines) => parseMrz(lines, now) ?? []));
   if (!typed) return zones[0] ?? null;
-  const score = (mrz: MrzFields) =>
-    nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
-  return zones.reduce<MrzFields | null>((best, zone) => (!best || score(zone) > score(best) ? zone : best), null);
+  return zones.reduce<MrzFields | null>(
+    (best, zone) => (!best || zoneNameMatch(typed, zone) > zoneNameMatch(typed, best) ? zone : best),
+    null,
+  );
+}
+
+/** How well a zone's name bears out the typed name (its surname as read, or the other reading of it the typed name bears out). */
+function zoneNameMatch(typed: string, mrz: MrzFields): number {
+  return nameMatchScore(typed, { surname: mrzSurname(typed, mrz), givenNames: mrz.givenNames, truncated: mrz.nameTruncated });
 }
 
 /** Whether the zone's surname, or another reading of it (mrz.ts), is within a misreading of the typed name. */
