@@ -2,7 +2,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PSM } from 'tesseract.js';
-import { asDecoded, binarisedPage, greyPage, greyRegion, type DecodedImage, type GreyPage, type Region } from './decode.js';
+import {
+  asDecoded,
+  binarisedPage,
+  greyPage,
+  greyRegion,
+  levelledGreyPage,
+  type DecodedImage,
+  type GreyPage,
+  type Region,
+} from './decode.js';
 import { NativePageReader, nativeOcrAvailable } from './native-ocr.js';
 import type { PageReader } from './page-reader.js';
 import { WasmPageReader } from './wasm-ocr.js';
@@ -45,6 +54,11 @@ export function chosenOcrEngine(requested: string | undefined = process.env.OCR_
 /** A document side prepared once for free-text reading (see `OcrEngine.readText`). */
 export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegrees?: number } = {}): Promise<GreyPage> {
   return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
+}
+
+/** A side already levelled by `turnedBy` degrees, prepared as `textPage` prepares it turned (`blank` given on the side as taken). */
+export function levelledTextPage(levelled: DecodedImage, opts: { blank?: Region; turnedBy: number }): Promise<GreyPage> {
+  return levelledGreyPage(levelled, { width: TEXT_WIDTH, blank: opts.blank, turnedBy: opts.turnedBy });
 }
 
 /** What the recogniser read on a page. */

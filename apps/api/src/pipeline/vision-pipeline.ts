@@ -26,7 +26,7 @@ import {
   zoneNameInText,
   zoneSurnameNearTyped,
 } from './name-match.js';
-import { OcrEngine, textPage, type TextReading } from './ocr.js';
+import { levelledTextPage, OcrEngine, textPage, type TextReading } from './ocr.js';
 import {
   NO_FIELDS,
   type PipelineRequest,
@@ -156,10 +156,12 @@ export class VisionPipeline implements VerificationPipeline {
       // name field has no check digit and the page's recogniser misreads it more than OCR-B: a
       // printed name read right is not traded for it).
       const zone = settles(printed) ? null : zoneInReadings(v.submittedFullName, [printed.reading, ...printed.others], this.now());
-      // Nor where its name bears the typed name out less than the printed one: a zone name the
-      // page misread (its check digits hold all the same) had rejected a genuine user.
-      if (zone && (!v.submittedFullName || zoneNameMatch(v.submittedFullName, zone) >= nameIn(printed.reading)))
-        return { mrz: zone, text: NO_TEXT, otherTexts: [] };
+      // Nor where its name bears the typed name out less than the printed one, unless it bears it
+      // out enough (its fields are checked, the printed ones are not): a zone name the page
+      // misread (its check digits hold all the same) had rejected a genuine user.
+      const zoneNameServes = (typed: string, zone: MrzFields) =>
+        zoneNameMatch(typed, zone) >= Math.min(nameIn(printed.reading), POLICY.nameMatch.review);
+      if (zone && (!v.submittedFullName || zoneNameServes(v.submittedFullName, zone))) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
@@ -179,7 +181,8 @@ export class VisionPipeline implements VerificationPipeline {
       // with more fields, then more confidence.
       // Printed text has no check digit: where it misread the typed name in a known way (a letter
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
-      const page = await timed('ocr', () => textPage(front, { blank, rotateDegrees: turn }));
+      // On the side as the zone stage levelled it (the same turn, done once per run).
+      const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, turnedBy: turn }));
       const read = async (on: GreyPage, binarise: boolean) => {
         const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
