@@ -534,15 +534,24 @@ export function repairOcrReading(typed: string, read: string): string {
  * no check digit, so a letter lost or read as another (`RID` for INGRID, `KAERYVAEINEN`,
  * `PANGELO` for D'ANGELO) is not caught there. The two readings of one document agree but for at
  * most 3 letters (and under a quarter of the name) once the printed one is transliterated as an MRZ
- * writes it. Another person's document agrees with neither, so it never lifts a typed name that
+ * writes it, or each part (surname, given names) within as much of its own. Another person's document agrees with neither, so it never lifts a typed name that
  * the document does not bear.
  */
 export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean {
-  const zone = foldTransliteration(icaoTransliteration(`${mrz.givenNames} ${mrz.surname}`).replace(/ /g, ''));
-  const print = foldTransliteration(icaoTransliteration(`${printed.givenNames} ${printed.surname}`).replace(/ /g, ''));
+  const zone = zoneForm(`${mrz.givenNames} ${mrz.surname}`);
+  const print = zoneForm(`${printed.givenNames} ${printed.surname}`);
   if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
   const max = misreadingAllowance(print.length);
-  return editDistance(zone, print, max) <= max;
+  if (editDistance(zone, print, max) <= max) return true;
+  // Or each part within a misreading of its own: a zone whose surname took a mark beside it and
+  // whose given names lost letters (IPAPADOPOULOU, ANS SOFIE JOSEI for ANAIS SOFIE JOSE: 1 and 3
+  // letters off, 4 of the whole name) is a misreading as much as one 3 letters off in all.
+  const within = (a: string, b: string) => {
+    const [x, y] = [zoneForm(a), zoneForm(b)];
+    const allowed = misreadingAllowance(y.length);
+    return x.length >= 2 && y.length >= 2 && editDistance(x, y, allowed) <= allowed;
+  };
+  return within(mrz.surname, printed.surname) && within(mrz.givenNames, printed.givenNames);
 }
 
 /**

@@ -372,6 +372,13 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'KAERYVAEINEN', givenNames: 'THORA CONCEICAO' }, { surname: 'Kärkkäinen', givenNames: 'Þóra Conceição' }, true],
     [{ surname: 'PANGELO', givenNames: 'LINH AICHA OONA' }, { surname: "D'Angelo", givenNames: 'Linh Aïcha Oona' }, true],
     [{ surname: 'OEDEGAARD', givenNames: 'INGRID SOFIE' }, { surname: 'Ødegård', givenNames: 'Ingrid Sofie' }, true],
+    // Each part within a misreading of its own, though 4 letters off in all: a mark beside the zone
+    // joined to the surname, given names that lost and gained a letter (held-out aa38/155).
+    [{ surname: 'IPAPADOPOULOU', givenNames: 'ANS SOFIE JOSEI' }, { surname: 'Papadopoulou', givenNames: 'Anaïs Sofie José' }, true],
+    // A second surname of another family beside long given names: 4 letters off in all and in the surname.
+    [{ surname: 'GARCIA LOPEZ', givenNames: 'MEI ANNE MARIE' }, { surname: 'García Moreno', givenNames: 'Mei Anne-Marie' }, false],
+    // Given names within a misreading, the surname not: never.
+    [{ surname: 'HANSEN', givenNames: 'ANS SOFIE' }, { surname: 'Jensen', givenNames: 'Anaïs Sofie' }, false],
     // Another name altogether: never.
     [{ surname: 'ODEGARD', givenNames: 'INGRID SOFIE' }, { surname: 'Haddad', givenNames: 'Ingrid Sofie' }, false],
     [{ surname: 'MARCHAND', givenNames: 'CHLOE ANAIS' }, { surname: 'Haddad', givenNames: 'Chloé Anaïs' }, false],
