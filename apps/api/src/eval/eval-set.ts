@@ -40,12 +40,12 @@ export const GENERATOR_VERSION = 2;
  * `heldout-851e` (twelfth round, run mid-round), `heldout-b170` (twelfth round's report),
  * `heldout-2985` (thirteenth round's report), `heldout-c2f0` (fourteenth round's report, drawn
  * after its code was final), `heldout-767d` (fifteenth round's report), `heldout-1e4e` (sixteenth
- * round's report), `heldout-1119` (seventeenth round's report), then `heldout-aa38` (eighteenth
- * round's report); each time its per-case failures had been read, so it
- * was drawn again with a new seed for what followed (docs/pipeline.md, "Splits"). Retired seeds
- * are tuning data like dev (`buildCase`'s `seed`).
+ * round's report), `heldout-1119` (seventeenth round's report), `heldout-aa38` (eighteenth round,
+ * mid-round), then `heldout-dcdf` (eighteenth round's report); each time its per-case failures had
+ * been read, so it was drawn again with a new seed for what followed (docs/pipeline.md, "Splits").
+ * Retired seeds are tuning data like dev (`buildCase`'s `seed`).
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-aa38' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-dcdf' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
