@@ -534,8 +534,8 @@ export function repairOcrReading(typed: string, read: string): string {
  * no check digit, so a letter lost or read as another (`RID` for INGRID, `KAERYVAEINEN`,
  * `PANGELO` for D'ANGELO) is not caught there. The two readings of one document agree but for at
  * most 3 letters (and under a quarter of the name) once the printed one is transliterated as an MRZ
- * writes it, or each part (surname, given names) within as much of its own. Another person's document agrees with neither, so it never lifts a typed name that
- * the document does not bear.
+ * writes it, or each part (surname, given names) within as much of its own. Another person's
+ * document agrees with neither, so it never lifts a typed name that the document does not bear.
  */
 export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean {
   const zone = zoneForm(`${mrz.givenNames} ${mrz.surname}`);

@@ -159,8 +159,8 @@ export class VisionPipeline implements VerificationPipeline {
       // Nor where its name bears the typed name out less than the printed one, unless it bears it
       // out enough (its fields are checked, the printed ones are not): a zone name the page
       // misread (its check digits hold all the same) had rejected a genuine user.
-      const zoneNameServes = (typed: string, zone: MrzFields) =>
-        zoneNameMatch(typed, zone) >= Math.min(nameIn(printed.reading), POLICY.nameMatch.review);
+      const zoneNameServes = (typed: string, found: MrzFields) =>
+        zoneNameMatch(typed, found) >= Math.min(nameIn(printed.reading), POLICY.nameMatch.review);
       if (zone && (!v.submittedFullName || zoneNameServes(v.submittedFullName, zone))) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
