@@ -239,16 +239,15 @@ function paintPolygonWhite(page: GreyPage, corners: [number, number][]): void {
     const y = row + 0.5;
     let lo = Infinity;
     let hi = -Infinity;
-    // Where the row's centre line crosses each edge: a convex polygon spans one interval.
+    // Where the row's centre line crosses each edge: a convex polygon spans one interval. A level
+    // edge is skipped: its ends are the ends of the edges beside it, which count them.
     for (let i = 0; i < corners.length; i++) {
       const [ax, ay] = corners[i]!;
       const [bx, by] = corners[(i + 1) % corners.length]!;
-      if ((ay <= y && by >= y) || (by <= y && ay >= y)) {
-        const x = ay === by ? Math.min(ax, bx) : ax + ((y - ay) / (by - ay)) * (bx - ax);
-        const x2 = ay === by ? Math.max(ax, bx) : x;
-        lo = Math.min(lo, x);
-        hi = Math.max(hi, x2);
-      }
+      if (ay === by || y < Math.min(ay, by) || y > Math.max(ay, by)) continue;
+      const x = ax + ((y - ay) / (by - ay)) * (bx - ax);
+      lo = Math.min(lo, x);
+      hi = Math.max(hi, x);
     }
     const from = Math.max(0, Math.ceil(lo - 0.5));
     const to = Math.min(page.width - 1, Math.floor(hi - 0.5));
