@@ -291,6 +291,7 @@ export class VisionPipeline implements VerificationPipeline {
       faceMatch,
       imageQuality,
       selfieHasFace: selfieFace !== null,
+      selfieFaceUnsure: selfieFace !== null && selfieFace.score < POLICY.selfieFace.minConfidence,
       documentReadable,
       documentExpired: expired,
       expiryRead: fields.expiryDate !== null,

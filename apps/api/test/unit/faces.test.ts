@@ -5,6 +5,7 @@ import { decodeImage } from '../../src/pipeline/decode.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 import { buildCase } from '../../src/eval/eval-set.js';
+import { POLICY } from '../../src/pipeline/policy.js';
 
 const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;
@@ -134,6 +135,17 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     // squares of the frame show it to the detector, cut by the frame's top edge.
     const c = await buildCase('dev', 291);
     expect(await faces.analyseSelfie(await decodeImage(c.selfie, 1024))).toBeNull();
+  });
+
+  it('finds "a face" in a selfie of a spacesuit without its face only under the line the policy trusts', { timeout: 60_000 }, async () => {
+    // Retired held-out case dcdf/256: a 3000 x 4000 selfie of the suit below the face, out of the
+    // frame; a glove and a patch are found at 0.4, and had matched the suit on the portrait at 0.45.
+    const c = await buildCase('heldout', 256, 'heldout-dcdf');
+    const found = await faces.analyseSelfie(await decodeImage(c.selfie, 1024));
+    expect(found?.score ?? 0).toBeLessThan(POLICY.selfieFace.minConfidence);
+    // The same person's selfie with her face in it is found surely.
+    const genuine = await buildCase('dev', 7);
+    expect((await faces.analyseSelfie(await decodeImage(genuine.selfie, 1024)))!.score).toBeGreaterThanOrEqual(0.9);
   });
 
   it.each([

@@ -356,6 +356,17 @@ describe('policy', () => {
     expect(isDrivingLicence(null, 'IDENTITY CARD\nSurname ROSSI')).toBe(false);
     expect(isDrivingLicence('national_id', 'CARTE NATIONALE D IDENTITE')).toBe(false);
   });
+  it('a selfie face the detector is unsure of is never approved on its match', () => {
+    // Maybe no face at all: a person looks, with the reason that names it.
+    expect(decide({ ...ok, selfieFaceUnsure: true })).toEqual({ verdict: 'review', reasons: ['no_face_in_selfie'] });
+    expect(decide({ ...ok, selfieFaceUnsure: true, faceMatch: 0.2 })).toEqual({
+      verdict: 'rejected',
+      reasons: ['face_mismatch', 'no_face_in_selfie'],
+    });
+    // No face at all still rejects.
+    expect(decide({ ...ok, selfieHasFace: false, selfieFaceUnsure: true, faceMatch: null }).verdict).toBe('rejected');
+    expect(decide({ ...ok, selfieFaceUnsure: false })).toEqual({ verdict: 'approved', reasons: [] });
+  });
   it('never approves a document whose expiry date was not read (its validity is unknown)', () => {
     expect(decide({ ...ok, expiryRead: false })).toEqual({ verdict: 'review', reasons: ['document_unreadable'] });
     expect(decide({ ...ok, expiryRead: false, documentExpired: true }).reasons).toEqual(['document_expired']);
