@@ -146,12 +146,19 @@ function labelledName(lines: string[], labels: string[]): string | null {
     const numbered = labels[0]!;
     // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
     // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
-    // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"): a
-    // digit alone is as often a speck read from the card.
+    // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"), or
+    // where a field beside it, within two lines, shows its own number dotless too ("1 AL-RASHID",
+    // a line of specks, "2 AICHALUCJA": dots lost on a card tilted on a hand): a digit alone is as
+    // often a speck read from the card, two numbers in their order are the layout.
     const nextFollows = () => new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s')).test(lines[i + 1] ?? '');
+    const besideFollows = () =>
+      [-1, 1].some((step) => {
+        const label = new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}'));
+        return [1, 2].some((k) => label.test(lines[i + step * k] ?? ''));
+      });
     const inline =
       new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`).exec(raw) ??
-      (nextFollows() ? new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`).exec(raw) : null);
+      (nextFollows() || besideFollows() ? new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`).exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
       if (v) return v;

@@ -59,6 +59,11 @@ describe('printed fields by their labels', () => {
       { surname: 'O BRIAIN', givenNames: 'METTE SIOBHAN', nationality: null },
     ],
     [
+      'numbered labels whose dots were all lost, a line of specks between them (a licence tilted on a hand, held-out dcdf/158)',
+      "DRIVER'S LICENSE AUSTRIA\n€- 1 AL-RASHID\ni § J i\n2 AICHA LUCJA\nVa\nNaot x 3 11011965 AUSTRIA\n",
+      { surname: 'AL RASHID', givenNames: 'AICHA LUCJA', nationality: null },
+    ],
+    [
       'a short given name one letter from a label word is a name (JAMES, NAMES)',
       'LN HOPPER\nFN JAMES ELIZABETH\n',
       { surname: 'HOPPER', givenNames: 'JAMES ELIZABETH', nationality: null },
@@ -82,9 +87,12 @@ describe('printed fields by their labels', () => {
     expect(printedFields(text)).toEqual(expected);
   });
 
-  it('a digit alone is a numbered label only where the next field follows with its dot', () => {
+  it('a digit alone is a numbered label only where the next field follows with its dot, or a field beside it with its number', () => {
     const card = 'CARTE NATIONALE D IDENTITE\n1 - sumame, E\n3 OZTURK\n4 Given names\n* MONICA\ni 1 SEeS—— :\ni F UW2373661 i\n';
     expect(printedFields(card).surname).toBe('OZTURK');
+    // A speck read as "1" before a word, with no field numbered 2 near it, is no label.
+    expect(printedFields('IDENTITY CARD\n1 PHOTO\nSurname\nODEGARD\n').surname).toBe('ODEGARD');
+    expect(printedFields('IDENTITY CARD\n1 PHOTO\nSurname\nODEGARD\n2 INGRID').surname).toBe('ODEGARD');
   });
 
   it('finds nothing in text without labels', () => {
