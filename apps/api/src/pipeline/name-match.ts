@@ -368,14 +368,17 @@ export function tokenSimilarity(a: string, b: string): number {
  */
 export const TEXT_TOKEN_MIN = 0.85;
 export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet<string> = NONE): number {
-  const words = normalizeName(text)
-    .split(' ')
-    .filter((t) => t.length >= 2);
+  const all = normalizeName(text).split(' ');
+  // A surname's prefix letter (O'CONNOR, D'ANGELO) is one word with it, as the MRZ writes it: the
+  // text's letter and the word after it are joined too (its apostrophe splits them when normalised).
+  const prefixed = all.flatMap((w, i) => (isPrefixLetter(w) && (all[i + 1]?.length ?? 0) >= 3 ? [w + all[i + 1]] : []));
+  const words = [...all.filter((t) => t.length >= 2), ...prefixed];
   const doc = [...new Set([...words, ...words.map(foldTransliteration)])];
   if (!doc.length) return 0;
   const unsureForms = new Set([...unsure, ...[...unsure].map(foldTransliteration)]);
   let best = 0;
-  for (const form of new Set([normalizeName(typed), icaoTransliteration(typed)])) {
+  const joined = withPrefixLettersJoined(typed);
+  for (const form of new Set([normalizeName(joined), icaoTransliteration(joined)])) {
     const tokens = form.split(' ').filter((t) => t && !PARTICLES.has(t));
     if (!tokens.length) continue;
     let missing = false;
@@ -417,6 +420,16 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
     best = Math.max(best, missing || nearOnly ? Math.min(mean, NAME_SCORES.extraGiven) : mean);
   }
   return Math.round(best * 1000) / 1000;
+}
+
+const isPrefixLetter = (w: string) => /^[ODL]$/.test(w);
+
+/**
+ * The typed name with a surname's prefix letter joined to the rest of it where an apostrophe
+ * joins them (O'Connor -> OConnor): a single letter otherwise stands for an initial (Ana D. Silva).
+ */
+function withPrefixLettersJoined(typed: string): string {
+  return typed.replace(/(^|[^\p{L}])([ODL])['’‘`´]\s*(?=\p{L}{3})/giu, '$1$2');
 }
 
 /**

@@ -250,6 +250,18 @@ describe('name in free text (no surname/given split known)', () => {
     expect(outcome(nameInTextScore('Søren Ødegård', 'ODEGAARD\nSOEREN'))).toBe('pass');
     expect(outcome(nameInTextScore('Alexandrina Ødegård', 'OEDEGAARD\nALEXANDRIN'))).toBe('pass');
   });
+  it("a surname's prefix letter is one word with it (O'CONNOR as the zone writes it); a letter alone is still an initial", () => {
+    // Held-out dcdf/071: a licence whose numbered labels were misread, the name whole in the text.
+    const licence = "DRIVING LICENCE FRANCE\nME |. O'CONNOR\n& eS >. NORA AYSE BJORK\nR (7) 3. 15 NOV 1974 FRANCE";
+    expect(outcome(nameInTextScore("Nora Ayşe Björk O'Connor", licence))).toBe('pass');
+    expect(outcome(nameInTextScore('Nora Ayşe Björk OConnor', licence))).toBe('pass');
+    // Another family name: CONNOR alone, or the prefix letter on another word, is not O'CONNOR.
+    expect(outcome(nameInTextScore("Nora Ayşe Björk O'Connor", licence.replace("O'CONNOR", 'CONNOR')))).not.toBe('pass');
+    expect(outcome(nameInTextScore("Nora Ayşe Björk O'Connor", licence.replace("O'CONNOR", "D'CONNOR")))).not.toBe('pass');
+    expect(outcome(nameInTextScore("Nora Ayşe Björk O'Brien", licence))).not.toBe('pass');
+    // An initial followed by a dot stays an initial of a middle name.
+    expect(outcome(nameInTextScore('Nora D. Björk', 'BJORK\nNORA DAGNY'))).toBe('pass');
+  });
 });
 
 describe('typedGivenNamesInText (a misread given-names label)', () => {
