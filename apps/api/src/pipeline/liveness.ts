@@ -61,6 +61,7 @@ function meanAbsDiff(a: Buffer, b: Buffer): number {
 export interface LivenessResult {
   /** Share of steps passed, 0-1; 0 when the anchor has no face or the faces differ. */
   score: number;
+  /** Per step; `framesWithPose` and `sameFace` count only the frames analysed (none once a step cannot pass). */
   steps: { step: number; pose: string; passed: boolean; framesWithPose: number; duplicate: boolean; sameFace: boolean }[];
 }
 
@@ -100,12 +101,16 @@ export async function judgeLiveness(
     // Pose frame by frame; identity from the first frame with a face, whose analysis includes the
     // embedding (the rest skip that model; one analysis per frame, not a second for the probe).
     const frames = decoded.slice(offset, offset + s.frames.length);
+    const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     // A step is decided once enough frames showed the pose: the rest of its burst is not analysed.
+    // Nor once it can no longer pass: too few frames left to show the pose, a picture that served
+    // another beacon, or an anchor that is not the selfie's face (the score is 0 whatever the steps).
     const detected: FaceResult[] = [];
     let probeFace: FaceResult | null = null;
     let framesWithPose = 0;
-    for (const f of frames) {
+    for (const [k, f] of frames.entries()) {
       if (probeFace && framesWithPose >= LIVENESS_RULES.framesNeeded) break;
+      if (duplicate || !sameAsSelfie || framesWithPose + (frames.length - k) < LIVENESS_RULES.framesNeeded) break;
       if (!f) continue;
       const withEmbedding: FaceResult | null = probeFace ? null : await faces.analyse(f, FRAME_SIDE);
       probeFace ??= withEmbedding;
@@ -114,7 +119,6 @@ export async function judgeLiveness(
       detected.push(face);
       if (showsPose(s.pose as Pose, anchor, face)) framesWithPose++;
     }
-    const duplicate = s.frames.some((_, k) => duplicateIndex.has(offset + k));
     offset += s.frames.length;
     // A frame where no face was found shows no pose.
     const sameFace =

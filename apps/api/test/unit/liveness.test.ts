@@ -2,6 +2,7 @@ import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
+import type { FaceModels } from '../../src/pipeline/face-models.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { judgeLiveness, showsPose } from '../../src/pipeline/liveness.js';
 
@@ -74,6 +75,47 @@ describe('judging a challenge with real faces', () => {
     });
     expect(replayed.steps.map((s) => s.duplicate)).toEqual([true, true]);
     expect(replayed.score).toBe(0);
+  }, 60_000);
+
+  it('analyses no frame of a step once it cannot pass: too few frames left, a replayed picture, another face at the anchor', async () => {
+    // Frames analysed, counted through the port the pipeline passes (its face thread in production).
+    let analysed = 0;
+    const counting: FaceModels = {
+      analyse: (...a) => (analysed++, faces.analyse(...a)),
+      analyseDocument: (...a) => faces.analyseDocument(...a),
+      analyseSelfie: (...a) => faces.analyseSelfie(...a),
+      similarity: (...a) => faces.similarity(...a),
+    };
+    const anchor = await turnedRight(0);
+    const selfieFace = await faces.analyse(await turnedRight(1));
+    const left = await Promise.all([1, 2, 3, 4].map(turnedLeft));
+    const notRight = await Promise.all([1, 2, 3, 4].map(turnedRight));
+    const shown = await judgeLiveness(counting, { anchor, selfieFace, steps: [{ step: 1, pose: 'turn_left', frames: left }] });
+    expect(shown.score).toBe(1);
+    expect(analysed).toBe(1 + 3); // the anchor, then three frames showing the pose
+    analysed = 0;
+    // Two frames without the pose: two left cannot make the three needed.
+    const lost = await judgeLiveness(counting, { anchor, selfieFace, steps: [{ step: 1, pose: 'turn_right', frames: notRight }] });
+    expect(lost.steps[0]).toMatchObject({ passed: false, framesWithPose: 0 });
+    expect(analysed).toBe(1 + 2);
+    analysed = 0;
+    // A picture sent for two beacons voids both steps before any of their frames is analysed.
+    const replayed = await judgeLiveness(counting, {
+      anchor,
+      selfieFace,
+      steps: [
+        { step: 1, pose: 'turn_left', frames: left },
+        { step: 2, pose: 'turn_left', frames: [left[0]!, ...left.slice(1)] },
+      ],
+    });
+    expect(replayed.score).toBe(0);
+    expect(analysed).toBe(1);
+    analysed = 0;
+    // Someone else at the anchor: the score is 0 whatever the frames show.
+    const hopper = await faces.analyse(await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer());
+    const other = await judgeLiveness(counting, { anchor, selfieFace: hopper, steps: [{ step: 1, pose: 'turn_left', frames: left }] });
+    expect(other.score).toBe(0);
+    expect(analysed).toBe(1);
   }, 60_000);
 
   it('scores 0 when the anchor is someone else than the selfie', async () => {
