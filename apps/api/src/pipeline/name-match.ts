@@ -371,7 +371,7 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
   const all = normalizeName(text).split(' ');
   // A surname's prefix letter (O'CONNOR, D'ANGELO) is one word with it, as the MRZ writes it: the
   // text's letter and the word after it are joined too (its apostrophe splits them when normalised).
-  const prefixed = all.flatMap((w, i) => (isPrefixLetter(w) && (all[i + 1]?.length ?? 0) >= 3 ? [w + all[i + 1]] : []));
+  const prefixed = all.flatMap((w, i) => (isNamePrefix(w, all[i + 1]) ? [w + all[i + 1]] : []));
   const words = [...all.filter((t) => t.length >= 2), ...prefixed];
   const doc = [...new Set([...words, ...words.map(foldTransliteration)])];
   if (!doc.length) return 0;
@@ -422,7 +422,11 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
   return Math.round(best * 1000) / 1000;
 }
 
-const isPrefixLetter = (w: string) => /^[ODL]$/.test(w);
+/**
+ * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
+ * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
+ */
+export const isNamePrefix = (w: string, next: string | undefined) => /^[ODL]$/.test(w) && (next?.length ?? 0) >= 3;
 
 /**
  * The typed name with a surname's prefix letter joined to the rest of it where an apostrophe

@@ -1,5 +1,5 @@
 import { states } from 'mrz';
-import { normalizeName, PARTICLES } from './name-match.js';
+import { isNamePrefix, normalizeName, PARTICLES } from './name-match.js';
 
 /**
  * Printed fields read by their labels, for documents without a readable MRZ (identity cards
@@ -108,12 +108,6 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/**
- * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
- * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
- */
-const isNamePrefix = (w: string, next: string | undefined) => /^[ODL]$/.test(w) && (next?.length ?? 0) >= 3;
-
 /** The letters-only value of a name field (digits and stray label words dropped). */
 function nameValue(line: string): string | null {
   // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one
@@ -140,25 +134,26 @@ function nameValue(line: string): string | null {
 const numberedLabel = (n: string, after: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${after}`;
 
 function labelledName(lines: string[], labels: string[]): string | null {
+  const numbered = labels[0]!;
+  // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
+  // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
+  // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"), or
+  // where a field beside it, within two lines, shows its own number dotless too ("1 AL-RASHID",
+  // a line of specks, "2 AICHALUCJA": dots lost on a card tilted on a hand): a digit alone is as
+  // often a speck read from the card, two numbers in their order are the layout.
+  const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`);
+  const dotless = new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`);
+  const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s'));
+  const beside = ([-1, 1] as const).map((step) => ({
+    step,
+    label: new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}')),
+  }));
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const ws = normalizeName(raw).split(' ').filter(Boolean);
-    const numbered = labels[0]!;
-    // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
-    // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
-    // BRIAIN") where the next line holds the next field's label with its dot ("2. METTE"), or
-    // where a field beside it, within two lines, shows its own number dotless too ("1 AL-RASHID",
-    // a line of specks, "2 AICHALUCJA": dots lost on a card tilted on a hand): a digit alone is as
-    // often a speck read from the card, two numbers in their order are the layout.
-    const nextFollows = () => new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s')).test(lines[i + 1] ?? '');
-    const besideFollows = () =>
-      [-1, 1].some((step) => {
-        const label = new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}'));
-        return [1, 2].some((k) => label.test(lines[i + step * k] ?? ''));
-      });
-    const inline =
-      new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`).exec(raw) ??
-      (nextFollows() || besideFollows() ? new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`).exec(raw) : null);
+    const nextFollows = () => nextDotted.test(lines[i + 1] ?? '');
+    const besideFollows = () => beside.some(({ step, label }) => [1, 2].some((k) => label.test(lines[i + step * k] ?? '')));
+    const inline = dotted.exec(raw) ?? (nextFollows() || besideFollows() ? dotless.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
       if (v) return v;
