@@ -517,15 +517,54 @@ function strokeForm(word: string): string {
   return word.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[Ili]/g, '|').toUpperCase();
 }
 
+/** A typed word's letters (normalised), each with whether it was typed with a mark: any letter outside A-Z (Ð, Ó, İ, ß). */
+function markedLetters(word: string): { letters: string; marked: boolean }[] {
+  return [...word.normalize('NFC')].flatMap((c) => {
+    const letters = normalizeName(c).replace(/ /g, '');
+    return letters ? [{ letters, marked: !/[A-Za-z]/.test(c) }] : [];
+  });
+}
+
+/** Marked letters a misreading may take, and the unmarked letters it must leave as typed. */
+const MARKS_MISREAD = { most: 2, lettersKept: 4 } as const;
+
+/**
+ * Whether `read` (normalised) is the typed word read right but at one or two of its marked letters,
+ * each read as one or two other letters or lost (GUÐMUNDSDÓTTIR read GUPMUNDSDOTTIR, GUBDMUNDSDOTTIR,
+ * GUDEMUNDSDETTIR; CÓRDOBA read CDRDOBA), with at least four unmarked letters as typed.
+ */
+function misreadAtMarks(typedWord: string, read: string): boolean {
+  const units = markedLetters(typedWord);
+  if (!units.some((u) => u.marked) || units.filter((u) => !u.marked).length < MARKS_MISREAD.lettersKept) return false;
+  const memo = new Map<number, number>();
+  // The fewest marked letters misread for units[i..] to read as read[j..] (Infinity: it cannot).
+  const cost = (i: number, j: number): number => {
+    if (i === units.length) return j === read.length ? 0 : Infinity;
+    const key = i * (read.length + 1) + j;
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const u = units[i]!;
+    let best = read.startsWith(u.letters, j) ? cost(i + 1, j + u.letters.length) : Infinity;
+    if (u.marked) for (let k = 0; k <= 2 && j + k <= read.length; k++) best = Math.min(best, 1 + cost(i + 1, j + k));
+    memo.set(key, best);
+    return best;
+  };
+  const misread = cost(0, 0);
+  return misread >= 1 && misread <= MARKS_MISREAD.most;
+}
+
 /**
  * The OCR's reading of a printed name (or a whole text) repaired where it misread
- * the typed name in three known ways: a word that is a typed word (plain or ICAO-transliterated)
- * misread only at letters the recogniser cannot read takes the typed spelling; so does a word that
+ * the typed name in four known ways: a word that is a typed word (plain or ICAO-transliterated)
+ * misread only at letters the recogniser cannot read takes the typed spelling; so does a word the
+ * recogniser was unsure of (`unsure`, as read) that is a typed word but at one or two letters the
+ * user typed with a mark (`misreadAtMarks`: the recogniser reads a clean name with confidence, a
+ * marked letter it has no class for it reads as anything, and unsurely); so does a word that
  * is a typed word as printed (capitalised or in capitals) but for which upright stroke is which
  * (`strokeForm`); and a word that is two or more consecutive typed words run together (a space the
  * recogniser dropped: EVAJOSE) is split again. None can turn another name into the typed one.
  */
-export function repairOcrReading(typed: string, read: string): string {
+export function repairOcrReading(typed: string, read: string, unsure: readonly string[] = []): string {
   const typedWords = normalizeName(typed).split(' ').filter(Boolean);
   const spellings = [...new Set([...typedWords, ...icaoTransliteration(typed).split(' ')])].filter((w) => w.length >= 3);
   const joined = new Map<string, string>();
@@ -537,12 +576,20 @@ export function repairOcrReading(typed: string, read: string): string {
     for (const form of [t, t[0] + t.slice(1).toLowerCase()].map(strokeForm)) if (form.includes('|')) byStrokes.set(form, t);
   }
   const rules = MISREAD_AS.filter((m) => !m.only || m.only.test(typed));
+  const marked = typed.split(/[^\p{L}\p{M}]+/u).filter((w) => /[^A-Za-z]/.test(w));
+  const unsureWords = new Set(unsure.flatMap((w) => normalizeName(w).split(' ')));
+  const atMarks = (word: string) => (unsureWords.has(word) ? marked.find((t) => misreadAtMarks(t, word)) : undefined);
   // Word by word in place: lines, digits and labels stay as read for the field parsers. A word
   // may hold an @ (a misread Ø).
   return read.replace(/[\p{L}@]+/gu, (raw) => {
     const word = raw.split('@').map(normalizeName).join('@');
     const strokes = byStrokes.get(strokeForm(raw));
-    return joined.get(word) ?? spellings.find((t) => misreadOf(t, word, rules)) ?? (strokes && strokes !== word ? strokes : raw);
+    const misreadMarks = atMarks(word);
+    return (
+      joined.get(word) ??
+      spellings.find((t) => misreadOf(t, word, rules)) ??
+      (misreadMarks ? normalizeName(misreadMarks) : strokes && strokes !== word ? strokes : raw)
+    );
   });
 }
 

@@ -185,7 +185,7 @@ export class VisionPipeline implements VerificationPipeline {
       const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, turnedBy: turn }));
       const read = async (on: GreyPage, binarise: boolean) => {
         const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
-        return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text) } : r;
+        return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text, r.unsureWords) } : r;
       };
       const better = (a: TextReading, b: TextReading) =>
         nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
