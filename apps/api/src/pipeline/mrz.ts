@@ -217,7 +217,8 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
  * The `mrz` package's reading with look-alikes corrected in the letters-only and digits-only
  * fields (a 0 in a name is an O, an O in a date a 0), kept only when every check digit holds.
  */
-function checkedParse(lines: readonly string[]): ReturnType<typeof parse> | null {
+function checkedParse(read: readonly string[]): ReturnType<typeof parse> | null {
+  const lines = withDigitLookAlikes(read);
   const result = checkedParseAsRead(lines);
   if (result || !FRENCH_ID_LOOKALIKE.test(lines[0] ?? '') || lines[0]!.length !== 36) return result;
   // The `mrz` package reads every 2 x 36 zone starting `IDFRA` as the old French identity card
@@ -226,6 +227,48 @@ function checkedParse(lines: readonly string[]): ReturnType<typeof parse> | null
   return checkedParseAsRead([lines[0]!.slice(0, 2) + 'UTO' + lines[0]!.slice(5), ...lines.slice(1)]);
 }
 const FRENCH_ID_LOOKALIKE = /^I.FRA/;
+
+/**
+ * Columns that hold digits only, per zone width: the birth and expiry dates with their check
+ * digits and the composite check digit (none on a visa). The document number's check digit may be
+ * a filler (a long number continued elsewhere), so it is not among them.
+ */
+const DIGITS_ONLY_AT: Record<number, readonly (readonly [line: number, from: number, to: number])[]> = {
+  44: [
+    [1, 13, 20],
+    [1, 21, 28],
+    [1, 43, 44],
+  ],
+  36: [
+    [1, 13, 20],
+    [1, 21, 28],
+    [1, 35, 36],
+  ],
+  30: [
+    [1, 0, 7],
+    [1, 8, 15],
+    [1, 29, 30],
+  ],
+};
+
+/**
+ * The zone with the round letters a recogniser reads for OCR-B's 0 (Q, D) turned back into 0 where
+ * only a digit may stand (the `mrz` package corrects O, I, S, B, G and Z there, not these). A
+ * wrong turn cannot pass: every check digit must still hold.
+ */
+function withDigitLookAlikes(lines: readonly string[]): readonly string[] {
+  const at = DIGITS_ONLY_AT[lines[0]?.length ?? 0];
+  if (!at) return lines;
+  const out = [...lines];
+  for (const [line, from, to] of at) {
+    // A visa's zone has optional data where a passport's composite check digit is.
+    if (to === lines[0]!.length && lines[0]!.startsWith('V')) continue;
+    const l = out[line];
+    if (l === undefined) continue;
+    out[line] = l.slice(0, from) + l.slice(from, to).replace(/[QD]/g, '0') + l.slice(to);
+  }
+  return out;
+}
 
 function checkedParseAsRead(lines: readonly string[]): ReturnType<typeof parse> | null {
   let result;

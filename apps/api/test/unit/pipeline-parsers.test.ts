@@ -142,6 +142,24 @@ describe('parseMrz', () => {
     expect(parseMrz([l1, `5${l2.slice(1, 3)}1${l2.slice(4)}`], NOW)).toBeNull();
   });
 
+  it("reads a Q or a D where only a digit may stand as OCR-B's 0, and only there", () => {
+    const [l1, l2] = composeTd3(person);
+    const at = (line: string, i: number, c: string) => `${line.slice(0, i)}${c}${line.slice(i + 1)}`;
+    // The birth date's 0 (column 14) read Q, the expiry's (column 23) read D.
+    expect(l2[14]).toBe('0');
+    expect(l2[23]).toBe('0');
+    expect(parseMrz([l1, at(at(l2, 14, 'Q'), 23, 'D')], NOW)).toMatchObject({ dateOfBirth: '1990-02-28', expiryDate: '2031-05-14' });
+    // A TD1 card's composite check digit (the last of its second line) read Q.
+    const td1 = Array.from({ length: 100 }, (_, n) =>
+      composeTd1({ ...person, documentNumber: `CAA0000${String(n).padStart(2, '0')}` }),
+    ).find((zone) => zone[1]!.endsWith('0'))!;
+    expect(parseMrz([td1[0]!, at(td1[1]!, 29, 'Q'), td1[2]!], NOW)?.documentNumber).toMatch(/^CAA0000/);
+    // A Q for a digit that is not 0 still breaks its check digit; in a name it stays a letter.
+    expect(l2[16]).toBe('2');
+    expect(parseMrz([l1, at(l2, 16, 'Q')], NOW)).toBeNull();
+    expect(parseMrz(composeTd3({ ...person, surname: 'QUINN' }), NOW)?.surname).toBe('QUINN');
+  });
+
   it('fits a line with a mark read at both ends (the edge before it, a speck after it)', () => {
     const [l1, l2] = composeTd3({
       issuingState: 'ISL',
