@@ -238,6 +238,14 @@ export class VisionPipeline implements VerificationPipeline {
     const printed = mrz ? null : printedFields(text.text);
     const typed = v.submittedFullName;
     const printedNameRead = mrz ? null : printedNameIn(typed, text);
+    const readFields = mrz ? [] : [text, ...otherTexts].map((t) => fieldsFromText(t.text, this.now(), v.country));
+    const today = this.now().toISOString().slice(0, 10);
+    // Printed dates have no check digit: where the side's readings disagree on whether it has
+    // expired (07/11/2029 read 07/11/2025 in one of them), neither is taken; a person looks.
+    const expiryInDoubt = expiryReadingsDisagree(
+      readFields.map((f) => f.expiryDate),
+      today,
+    );
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -247,10 +255,7 @@ export class VisionPipeline implements VerificationPipeline {
           nationality: mrz.nationality,
         }
       : {
-          ...withFieldsOf(
-            fieldsFromText(text.text, this.now(), v.country),
-            ...otherTexts.map((t) => fieldsFromText(t.text, this.now(), v.country)),
-          ),
+          ...withFieldsOf(readFields[0]!, ...readFields.slice(1)),
           fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
           nationality: printed?.nationality ?? null,
         };
@@ -281,7 +286,7 @@ export class VisionPipeline implements VerificationPipeline {
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
     const faceMatch = docFace && selfieFace ? round(await this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
-    const expired = fields.expiryDate !== null && fields.expiryDate < this.now().toISOString().slice(0, 10);
+    const expired = !expiryInDoubt && fields.expiryDate !== null && fields.expiryDate < today;
     const imageQuality = Math.min(docQuality.score, selfieQuality.score);
     const qualityProblems = [...new Set<QualityProblem>([...docQuality.problems, ...selfieQuality.problems])];
 
@@ -294,7 +299,7 @@ export class VisionPipeline implements VerificationPipeline {
       selfieFaceUnsure: selfieFace !== null && selfieFace.score < POLICY.selfieFace.minConfidence,
       documentReadable,
       documentExpired: expired,
-      expiryRead: fields.expiryDate !== null,
+      expiryRead: fields.expiryDate !== null && !expiryInDoubt,
       qualityProblems,
       liveness,
       documentOnScreen,
@@ -456,6 +461,12 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
 }
 
 /** A reading's fields, each missing one taken from the other readings of the same side, in their order. */
+/** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */
+export function expiryReadingsDisagree(expiries: readonly (string | null)[], today: string): boolean {
+  const read = expiries.filter((d): d is string => d !== null);
+  return read.some((d) => d < today) && read.some((d) => d >= today);
+}
+
 export function withFieldsOf(fields: FieldsExtracted, ...others: FieldsExtracted[]): FieldsExtracted {
   return others.reduce(
     (f, other) => ({

@@ -253,7 +253,7 @@ describe('findMrzLines with dropped fillers', () => {
 });
 
 describe('init fields steer parsing', async () => {
-  const { mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
+  const { expiryReadingsDisagree, mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
   const { fieldsFromText } = await import('../../src/pipeline/text-fields.js');
   const now = new Date('2026-11-21T00:00:00Z');
   it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
@@ -263,6 +263,19 @@ describe('init fields steer parsing', async () => {
     expect(inked.expiryDate).toBeNull();
     expect(withFieldsOf(inked, grey)).toMatchObject({ dateOfBirth: '2000-03-23', documentNumber: 'WS8015920', expiryDate: '2036-04-26' });
     expect(withFieldsOf(inked)).toEqual(inked);
+  });
+  it("a side's readings that disagree on whether it has expired leave its expiry in doubt", () => {
+    // 07/11/2029 read 07/11/2025 when binarised, right in grey: no one is rejected on the misreading.
+    const binarised = fieldsFromText('DOB 07/14/2004\nISS 10/04/2014\nEXP 07/11/2025', now, 'US');
+    const grey = fieldsFromText('DOB 07/14/2004\nISS 10/04/2014\nEXP 07/11/2029', now, 'US');
+    expect([binarised.expiryDate, grey.expiryDate]).toEqual(['2025-07-11', '2029-07-11']);
+    expect(expiryReadingsDisagree([binarised.expiryDate, grey.expiryDate], '2026-11-21')).toBe(true);
+    // Both past (2018 read 2019), both ahead, or only one read: no doubt.
+    expect(expiryReadingsDisagree(['2019-07-11', '2018-07-11'], '2026-11-21')).toBe(false);
+    expect(expiryReadingsDisagree(['2029-07-11', '2028-07-11'], '2026-11-21')).toBe(false);
+    expect(expiryReadingsDisagree(['2025-07-11', null], '2026-11-21')).toBe(false);
+    // Expiring today is not expired.
+    expect(expiryReadingsDisagree(['2026-11-21', '2026-11-20'], '2026-11-21')).toBe(true);
   });
   it('a past expiry is claimed from three dates only when the one before it could be its issue date', () => {
     // Expired: issued 2014, expired 2024 (ten years), whatever order the layout prints them in.
