@@ -558,8 +558,8 @@ function misreadAtMarks(typedWord: string, read: string): boolean {
  * the typed name in four known ways: a word that is a typed word (plain or ICAO-transliterated)
  * misread only at letters the recogniser cannot read takes the typed spelling; so does a word the
  * recogniser was unsure of (`unsure`, as read) that is a typed word but at one or two letters the
- * user typed with a mark (`misreadAtMarks`: the recogniser reads a clean name with confidence, a
- * marked letter it has no class for it reads as anything, and unsurely); so does a word that
+ * user typed with a mark (`misreadAtMarks`: the recogniser reads a clean name with confidence,
+ * but a marked letter it has no class for as anything, and unsurely); so does a word that
  * is a typed word as printed (capitalised or in capitals) but for which upright stroke is which
  * (`strokeForm`); and a word that is two or more consecutive typed words run together (a space the
  * recogniser dropped: EVAJOSE) is split again. None can turn another name into the typed one.

@@ -460,13 +460,13 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
   return p.surname ? { surname: p.surname, givenNames: p.givenNames ?? '' } : null;
 }
 
-/** A reading's fields, each missing one taken from the other readings of the same side, in their order. */
 /** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */
 export function expiryReadingsDisagree(expiries: readonly (string | null)[], today: string): boolean {
   const read = expiries.filter((d): d is string => d !== null);
   return read.some((d) => d < today) && read.some((d) => d >= today);
 }
 
+/** A reading's fields, each missing one taken from the other readings of the same side, in their order. */
 export function withFieldsOf(fields: FieldsExtracted, ...others: FieldsExtracted[]): FieldsExtracted {
   return others.reduce(
     (f, other) => ({
