@@ -252,6 +252,17 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.scores.name_match).toBe(1);
     expect(r.verdict).not.toBe('rejected');
   }, 120_000);
+  it('a small card on a patterned cloth whose name only its block reads is approved, not rejected', async () => {
+    // Retired held-out case 4424/110: the whole side read COLLINS but lost the given names (0.5,
+    // rejected); its block read them all, at 0.45 confidence against the side's 0.47.
+    const c = await buildCase('heldout', 110, 'heldout-4424');
+    const r = await pipeline.run(
+      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
+    );
+    expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it('an expired licence whose birth date was misread is rejected for document_expired: its expiry is labelled (XP)', async () => {
     // Retired held-out case 767d/212: two past dates read, the later one under its label.
     const { c, r } = await runCase(212);
