@@ -208,7 +208,9 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     dateOfBirth,
     expiryDate,
     nationality: f.nationality ?? raw('nationality'),
-    nameTruncated: !padding && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<'),
+    // Cut at the field's width, a name may end on the filler between two given names (TD2:
+    // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
+    nameTruncated: !padding && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
   };
 }

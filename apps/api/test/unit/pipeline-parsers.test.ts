@@ -55,6 +55,9 @@ describe('parseMrz', () => {
     // A name that fills the field to its end may have been cut.
     const long = parseMrz(composeTd3({ ...person, surname: 'WOLKENSTEIN RODENEGG', givenNames: 'ALEXANDRINA MARIA THERESIA' }), NOW);
     expect(long?.nameTruncated).toBe(true);
+    // Cut on the filler between two given names (MARTINEZ<GARCIA<<ROSALIA<LUCIANA<MARTA<): cut all the same.
+    const cutAtFiller = parseMrz(composeTd3({ ...person, givenNames: 'ROSALIA LUCIANA MARTA ELENA' }), NOW);
+    expect(cutAtFiller).toMatchObject({ givenNames: 'ROSALIA LUCIANA MARTA', nameTruncated: true });
   });
 
   it("a filler padding read as L or K (a page's recogniser, not the zone's) is padding, not given names", () => {
