@@ -190,7 +190,11 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
   // The name field is padded with fillers to its end; a recogniser not made for zones reads a run
   // of them as L, K or C (ANNE<MARIE<<<<<LLLLLLLLLL): after two fillers past the given names, all
   // is padding, and so are last words of those letters alone (ANGELA<LLLLCLLLLKL<LLKL).
-  const [given = '', ...cut] = (f.firstName ?? '').trim().split(/\s{2,}/);
+  // Given names misread with a digit (CH9JE for CHLOE) fail the package's check and come back
+  // null; the name field has no check digit, so they are kept as read for the name match to judge
+  // (a misreading of the printed name, see `mrzMisreadOf`) rather than lost as if none were printed.
+  const firstName = f.firstName ?? byField.get('firstName')?.value ?? '';
+  const [given = '', ...cut] = firstName.trim().split(/\s{2,}/);
   const words = given.split(' ');
   while (words.length > 1 && /^[LKC]{3,}$/.test(words[words.length - 1]!)) words.pop();
   const givenNames = words.join(' ');

@@ -639,7 +639,27 @@ export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | 
       if (d <= max && (!best || d < best.distance)) best = { surname: run, distance: d };
     }
   }
-  return best ? { surname: best.surname, givenNames: mrz.givenNames } : null;
+  return best ? { surname: best.surname, givenNames: givenNamesInText(mrz.givenNames, words) } : null;
+}
+
+/**
+ * The zone's given names as the text shows them, where the zone's hold what no name can (a digit:
+ * SOFIE CH9JE read in a TD1 zone for SOFIE CHLOE): the run of as many adjacent words nearest to
+ * them, within a misreading of the whole run (2 letters of 10 here); else as the zone read them (a
+ * zone read as letters is as likely right as the page's recogniser).
+ */
+function givenNamesInText(zoneGiven: string, words: readonly string[]): string {
+  const zone = zoneForm(zoneGiven);
+  const count = zoneGiven.split(' ').filter(Boolean).length;
+  if (zone.length < 4 || /^[A-Z ]*$/.test(zoneGiven)) return zoneGiven;
+  const max = misreadingAllowance(zone.length);
+  let best: { run: string; distance: number } | null = null;
+  for (let i = 0; i + count <= words.length; i++) {
+    const run = words.slice(i, i + count).join(' ');
+    const d = editDistance(zone, zoneForm(run), max);
+    if (d <= max && (!best || d < best.distance)) best = { run, distance: d };
+  }
+  return best?.run ?? zoneGiven;
 }
 
 /** A name as a zone writes it, for comparing with one: ICAO-transliterated, folded (`foldTransliteration`), no spaces. */

@@ -277,8 +277,12 @@ export class VisionPipeline implements VerificationPipeline {
       const printedReading = (await readPrinted()).reading;
       // By its labels; where they were misread, the text's word nearest to the zone's surname.
       for (const printedRead of [printedNameIn(typed, printedReading), zoneNameInText(mrz, printedReading.text)]) {
-        if (printedRead && mrzMisreadOf(mrz, printedRead))
-          nameMatch = Math.max(nameMatch, Math.min(0.95, nameMatchScore(typed, printedRead)));
+        if (!printedRead || !mrzMisreadOf(mrz, printedRead)) continue;
+        const score = Math.min(0.95, nameMatchScore(typed, printedRead));
+        if (score <= nameMatch) continue;
+        nameMatch = score;
+        // The zone's name was a misreading of the printed one: the name extracted is the printed one.
+        fields.fullName = [printedRead.givenNames, printedRead.surname].filter(Boolean).join(' ');
       }
     }
     // The typed name counts as a field found when it was read in the text.

@@ -432,6 +432,17 @@ describe("zoneNameInText (the zone's name as a text shows it when no label was r
     // Two words joined: a surname printed with its particle apart.
     expect(zoneNameInText({ surname: 'OBRLAIN', givenNames: 'ANA' }, 'Surname\nO BRIAIN\nANA')?.surname).toBe('O BRIAIN');
   });
+  it('takes the given names from the text where the zone read a digit in them', () => {
+    const zone = { surname: 'VAN DIJK', givenNames: 'SOFIE CH9JE' };
+    const printed = zoneNameInText(zone, "CARTE D'IDENTITE - IDENTITY CARD\nVAN DIJK |\nSOFIE CHLOE\nEp 11.03.1968");
+    expect(printed).toEqual({ surname: 'VAN DIJK', givenNames: 'SOFIE CHLOE' });
+    expect(mrzMisreadOf(zone, printed!)).toBe(true);
+    expect(nameMatchScore('sofie chloe van dijk', printed!)).toBe(1);
+    // Letters only in the zone: kept as the zone read them (the text's BORA is no better a reading of THORA).
+    expect(zoneNameInText({ surname: 'VAN DIJK', givenNames: 'SOFIE CHLOE' }, 'VAN DIJK\nSOFIE CHL0E')?.givenNames).toBe('SOFIE CHLOE');
+    // Too far from the digit's run in the text: as the zone read them.
+    expect(zoneNameInText(zone, 'VAN DIJK\nMARIE ANNE')?.givenNames).toBe('SOFIE CH9JE');
+  });
   it("never lends the typed surname to another person's document", () => {
     // The zone read right: the text's nearest word is the document's own surname, which another typed surname does not match.
     const printed = zoneNameInText({ surname: 'HANSEN', givenNames: 'ANNA' }, 'Surname HANSEN Given names ANNA');

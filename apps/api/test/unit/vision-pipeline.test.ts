@@ -263,6 +263,17 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a TD1 zone that read a digit in a given name (CH9JE) is redeemed by the printed name, which is the name extracted', async () => {
+    // Retired held-out case 4424/150: the zone's given names failed the MRZ package's check and
+    // were lost (VAN DIJK alone, 0.7, review); the front prints SOFIE CHLOE without labels.
+    const c = await buildCase('heldout', 150, 'heldout-4424');
+    const r = await pipeline.run(
+      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
+    );
+    expect(r.fieldsExtracted.fullName).toBe('SOFIE CHLOE VAN DIJK');
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it('an expired licence whose birth date was misread is rejected for document_expired: its expiry is labelled (XP)', async () => {
     // Retired held-out case 767d/212: two past dates read, the later one under its label.
     const { c, r } = await runCase(212);
