@@ -252,9 +252,10 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.scores.name_match).toBe(1);
     expect(r.verdict).not.toBe('rejected');
   }, 120_000);
-  it('a small card on a patterned cloth whose name only its block reads is approved, not rejected', async () => {
-    // Retired held-out case 4424/110: the whole side read COLLINS but lost the given names (0.5,
-    // rejected); its block read them all, at 0.45 confidence against the side's 0.47.
+  it('a card filling a 480 x 640 frame whose given names only its block reads is approved, not rejected', async () => {
+    // Retired held-out case 4424/110, a card on a desk turned 11 degrees: the whole side read
+    // COLLINS but lost the given names (0.5, rejected); its block read them all, at 0.45
+    // confidence against the side's 0.47.
     const c = await buildCase('heldout', 110, 'heldout-4424');
     const r = await pipeline.run(
       { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
