@@ -38,6 +38,16 @@ const run = async (name: string | null, docFront: Buffer, selfie: Buffer) => {
   return r;
 };
 
+/** A retired held-out case (tuning data now) through the pipeline as a user's client sends it. */
+const runRetiredCase = async (seed: string, index: number) => {
+  const c = await buildCase('heldout', index, seed);
+  const r = await pipeline.run(
+    { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+    { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
+  );
+  return { c, r };
+};
+
 describe('vision pipeline on synthetic documents', () => {
   it('a genuine passport and selfie with the typed name: approved, MRZ fields extracted', async () => {
     const r = await run('Ana Lucía Martínez García', await passport(), await astronautSelfie());
@@ -214,25 +224,14 @@ describe('vision pipeline on synthetic documents', () => {
 describe('printed fields lost by both readings of a side', () => {
   it('a licence whose expiry both whole-side readings misread has it read on its block: approved, not sent to review', async () => {
     // Retired held-out case 599f/25: a US-style licence; EXP misread as "202 / 185" and "unas".
-    const c = await buildCase('heldout', 25, 'heldout-599f');
-    const r = await pipeline.run(
-      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
-      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
-    );
+    const { c, r } = await runRetiredCase('heldout-599f', 25);
     expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
     expect(r.verdict).toBe('approved');
   }, 120_000);
 });
 
 describe("a zone the page's readings got, and dates by their labels", () => {
-  const runCase = async (index: number) => {
-    const c = await buildCase('heldout', index, 'heldout-767d');
-    const r = await pipeline.run(
-      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
-      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
-    );
-    return { c, r };
-  };
+  const runCase = (index: number) => runRetiredCase('heldout-767d', index);
   it("a tilted TD2 card whose zone the zone reader missed is read from the page's zone: approved, its fields checked", async () => {
     // Retired held-out case 767d/186: the printed name was read without its labels (review for
     // name_mismatch and document_unreadable); every check digit of the zone the page read holds.
@@ -244,11 +243,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Held-out case 1e4e/70 (read after the sixteenth round's report): the page read the zone's
     // JOSEPHINE<ANGELA as JOSEPHINE<CANGELA<LLLLCLLLLKL, every check digit holding; taken over the
     // printed name it had rejected a genuine user for name_mismatch.
-    const c = await buildCase('heldout', 70, 'heldout-1e4e');
-    const r = await pipeline.run(
-      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
-      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
-    );
+    const { r } = await runRetiredCase('heldout-1e4e', 70);
     expect(r.scores.name_match).toBe(1);
     expect(r.verdict).not.toBe('rejected');
   }, 120_000);
@@ -256,22 +251,14 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Retired held-out case 4424/110, a card on a desk turned 11 degrees: the whole side read
     // COLLINS but lost the given names (0.5, rejected); its block read them all, at 0.45
     // confidence against the side's 0.47.
-    const c = await buildCase('heldout', 110, 'heldout-4424');
-    const r = await pipeline.run(
-      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
-      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
-    );
+    const { r } = await runRetiredCase('heldout-4424', 110);
     expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
     expect(r.verdict).toBe('approved');
   }, 120_000);
   it('a TD1 zone that read a digit in a given name (CH9JE) is redeemed by the printed name, which is the name extracted', async () => {
     // Retired held-out case 4424/150: the zone's given names failed the MRZ package's check and
     // were lost (VAN DIJK alone, 0.7, review); the front prints SOFIE CHLOE without labels.
-    const c = await buildCase('heldout', 150, 'heldout-4424');
-    const r = await pipeline.run(
-      { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
-      { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
-    );
+    const { r } = await runRetiredCase('heldout-4424', 150);
     expect(r.fieldsExtracted.fullName).toBe('SOFIE CHLOE VAN DIJK');
     expect(r.verdict).toBe('approved');
   }, 120_000);
