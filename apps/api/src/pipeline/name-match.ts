@@ -627,19 +627,11 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
  * its own surname, which the typed one does not match.
  */
 export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | null {
-  const zone = zoneForm(mrz.surname);
-  if (zone.length < 4) return null;
-  const max = misreadingAllowance(zone.length);
+  if (zoneForm(mrz.surname).length < 4) return null;
   const words = normalizeName(text).split(' ').filter(Boolean);
-  let best: { surname: string; distance: number } | null = null;
-  for (let i = 0; i < words.length; i++) {
-    const runs = i + 1 < words.length ? [words[i]!, `${words[i]} ${words[i + 1]}`] : [words[i]!];
-    for (const run of runs) {
-      const d = editDistance(zone, zoneForm(run), max);
-      if (d <= max && (!best || d < best.distance)) best = { surname: run, distance: d };
-    }
-  }
-  return best ? { surname: best.surname, givenNames: givenNamesInText(mrz.givenNames, words) } : null;
+  const runs = words.flatMap((w, i) => (i + 1 < words.length ? [w, `${w} ${words[i + 1]}`] : [w]));
+  const surname = nearestMisreadingOf(mrz.surname, runs);
+  return surname ? { surname, givenNames: givenNamesInText(mrz.givenNames, words) } : null;
 }
 
 /**
@@ -649,17 +641,22 @@ export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | 
  * zone read as letters is as likely right as the page's recogniser).
  */
 function givenNamesInText(zoneGiven: string, words: readonly string[]): string {
-  const zone = zoneForm(zoneGiven);
   const count = zoneGiven.split(' ').filter(Boolean).length;
-  if (zone.length < 4 || /^[A-Z ]*$/.test(zoneGiven)) return zoneGiven;
-  const max = misreadingAllowance(zone.length);
+  if (zoneForm(zoneGiven).length < 4 || /^[A-Z ]*$/.test(zoneGiven)) return zoneGiven;
+  const runs = words.slice(0, Math.max(0, words.length - count + 1)).map((_, i) => words.slice(i, i + count).join(' '));
+  return nearestMisreadingOf(zoneGiven, runs) ?? zoneGiven;
+}
+
+/** Of `candidates`, the first nearest to `name` (in zone form) within a misreading of it; null when none is. */
+function nearestMisreadingOf(name: string, candidates: readonly string[]): string | null {
+  const target = zoneForm(name);
+  const max = misreadingAllowance(target.length);
   let best: { run: string; distance: number } | null = null;
-  for (let i = 0; i + count <= words.length; i++) {
-    const run = words.slice(i, i + count).join(' ');
-    const d = editDistance(zone, zoneForm(run), max);
+  for (const run of candidates) {
+    const d = editDistance(target, zoneForm(run), max);
     if (d <= max && (!best || d < best.distance)) best = { run, distance: d };
   }
-  return best?.run ?? zoneGiven;
+  return best?.run ?? null;
 }
 
 /** A name as a zone writes it, for comparing with one: ICAO-transliterated, folded (`foldTransliteration`), no spaces. */
