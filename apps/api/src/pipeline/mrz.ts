@@ -199,6 +199,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
   while (words.length > 1 && /^[LKC]{3,}$/.test(words[words.length - 1]!)) words.pop();
   const givenNames = words.join(' ');
   const padding = cut.length > 0 || givenNames !== given;
+  const field = nameField(result.format, lines);
   const dateOfBirth = f.birthDate ? mrzDate(f.birthDate, 'birth', now) : null;
   const expiryDate = f.expirationDate ? mrzDate(f.expirationDate, 'expiry', now) : null;
   if (!f.documentNumber || !dateOfBirth || !expiryDate || !surname) return null;
@@ -214,7 +215,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     nationality: f.nationality ?? raw('nationality'),
     // Cut at the field's width, a name may end on the filler between two given names (TD2:
     // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
-    nameTruncated: !padding && nameField(result.format, lines).length > 0 && !nameField(result.format, lines).endsWith('<<'),
+    nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
   };
 }
