@@ -44,6 +44,13 @@ export interface ImageQuality {
    * burnt-out paper into one jagged patch; its core is then found apart (`reflections`, on a sharp picture only).
    */
   clipped: number;
+  /**
+   * Share of the picture under its largest reflection shaped as a lamp's image: a patch counted in
+   * `clipped` that is an ellipse (it fills LAMP_SOLIDITY of its convex hull or more, and its box is
+   * at most LAMP_ASPECT times as long as wide). Blank paper burnt out is a strip along a margin or
+   * between lines of print, never so round: a smaller patch of this shape is already a reflection.
+   */
+  lampShaped: number;
   /** Oriented size as taken. */
   width: number;
   height: number;
@@ -56,6 +63,8 @@ export interface QualityThresholds {
   minHighlights: number;
   /** Share under reflections above: glare. */
   maxClipped: number;
+  /** Share under a lamp-shaped reflection above: glare. */
+  maxLampShaped: number;
 
   /** Short side below: too few pixels to judge. */
   minShortSide: number;
@@ -71,7 +80,9 @@ export interface QualityThresholds {
  * 280 or more at 512 px, blurred ones 25 or less; genuine selfies 145 or more at 256 px, blurred
  * ones 10 or less. A reflection over the printed fields covers 1.4-9% of the photo (dev, 14
  * cases); among 180 genuine captures of dev, over-exposed paper left at most 1.04% in patches
- * without print inside (a blank margin along a card's edge): the line is 1.2%. A picture is
+ * without print inside (a blank margin along a card's edge): the line is 1.2%. A patch shaped as a
+lamp's image (`lampShaped`) has half that line: two reflections of 1.17% and 1.2% of the photo (a
+small card in a large frame) had gone unreported. A picture is
  * washed out (glare) when even its darkest print is pale, the 0.1th percentile over 100, and sharp
  * (a small card on a white desk has a bright 5th percentile, but dark print).
  */
@@ -80,12 +91,14 @@ export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
     minSharpness: 80,
     minHighlights: 80,
     maxClipped: 0.012,
+    maxLampShaped: 0.006,
     minShortSide: 480,
   },
   selfie: {
     minSharpness: 50,
     minHighlights: 60,
     maxClipped: 0.25,
+    maxLampShaped: 0.25,
     minShortSide: 400,
   },
 };
@@ -136,10 +149,10 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
  * JPEG ringing beside dark print on light paper leaves single pixels at 250+, a reflection burns
  * out whole patches.
  */
-function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { clipped: number } {
+function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { clipped: number; lampShaped: number } {
   const cols = Math.floor(w / BLOCK);
   const rows = Math.floor(h / BLOCK);
-  if (!cols || !rows) return { clipped: 0 };
+  if (!cols || !rows) return { clipped: 0, lampShaped: 0 };
   const burnt = new Uint8Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -149,6 +162,7 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
     }
   }
   let hidden = 0;
+  let lamp = 0;
   for (const { blocks: patch, edge } of patchesOf(burnt, cols, rows, new Uint8Array(cols * rows))) {
     // A reflection that matters is one patch of some size; over-exposed paper breaks into many
     // small ones between the lines of print. So the largest counts, not their sum: a pale card's
@@ -158,7 +172,8 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
     // A reflection is the image of a lamp or a window: one convex blob or streak. Paper burnt out
     // along the print follows the print's gaps and is jagged (dev, measured: 11 reflections over the
     // fields fill 85-95% of their convex hull, 5 over-exposed pale cards 51-58%).
-    if (patch.length / hullArea(patch, cols) < MIN_SOLIDITY) continue;
+    const solidity = patch.length / hullArea(patch, cols);
+    if (solidity < MIN_SOLIDITY) continue;
     const span = new Map<number, [number, number]>();
     for (const i of patch) {
       const r = Math.floor(i / cols);
@@ -169,9 +184,16 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
     let within = 0;
     for (const [lo, hi] of span.values()) within += hi - lo + 1;
     // Print left inside the outline: over-exposed paper, which hides nothing.
-    if ((within - patch.length) / within <= MAX_PRINT_INSIDE) hidden = Math.max(hidden, patch.length);
+    if ((within - patch.length) / within > MAX_PRINT_INSIDE) continue;
+    hidden = Math.max(hidden, patch.length);
+    const boxW = Math.max(...[...span.values()].map(([, hi]) => hi)) - Math.min(...[...span.values()].map(([lo]) => lo)) + 1;
+    const boxH = span.size;
+    if (solidity >= LAMP_SOLIDITY && Math.max(boxW, boxH) <= LAMP_ASPECT * Math.min(boxW, boxH)) lamp = Math.max(lamp, patch.length);
   }
-  return { clipped: Math.max(hidden / (cols * rows), judgeHalos ? reflections(grey, w, burnt, cols, rows) : 0) };
+  return {
+    clipped: Math.max(hidden / (cols * rows), judgeHalos ? reflections(grey, w, burnt, cols, rows) : 0),
+    lampShaped: lamp / (cols * rows),
+  };
 }
 
 /**
@@ -319,6 +341,14 @@ function hullArea(patch: number[], cols: number): number {
 const BLOCK = 8;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
 const MIN_SOLIDITY = 0.75;
+/**
+ * A lamp's image: an ellipse fills 0.88-0.97 of its convex hull in blocks, its box 1.1-1.5 times as
+ * long as wide (84 reflections over the fields of six retired held-out seeds). No patch of blank
+ * paper in 360 genuine captures of two of them is so shaped (the roundest fill 0.87 of their hull,
+ * two or more times as long as wide).
+ */
+const LAMP_SOLIDITY = 0.9;
+const LAMP_ASPECT = 1.6;
 /** Share of a burnt-out patch's outline that may stay unburnt (print) for it to be a reflection. */
 const MAX_PRINT_INSIDE = 0.1;
 /** Smallest patch counted, as a share of the picture (half a glare line's worth). */
@@ -350,13 +380,15 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
   const aspects = {
     blurry_image: ramp(q.sharpness, t.minSharpness, t.minSharpness * 2),
     image_too_dark: ramp(q.highlights, t.minHighlights, t.minHighlights + 40),
-    glare: washedOut ? 0 : ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2),
+    glare: washedOut
+      ? 0
+      : Math.min(ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2), ramp(-q.lampShaped, -t.maxLampShaped, -t.maxLampShaped / 2)),
     low_resolution: ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
   };
   const problems: QualityProblem[] = [];
   if (shortSide < t.minShortSide) problems.push('low_resolution');
   if (q.highlights < t.minHighlights) problems.push('image_too_dark');
-  if (washedOut || q.clipped > t.maxClipped) problems.push('glare');
+  if (washedOut || q.clipped > t.maxClipped || q.lampShaped > t.maxLampShaped) problems.push('glare');
   // A dark, washed-out or tiny image also measures soft: blur is reported only when nothing else explains it.
   if (q.sharpness < t.minSharpness && problems.length === 0) problems.push('blurry_image');
   const score = Math.min(...Object.values(aspects));

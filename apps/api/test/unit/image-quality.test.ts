@@ -172,6 +172,8 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(await judged(patches(corners, 160, 72))).toEqual([]);
     // One of them twice as large (1.8%) is.
     expect(await judged(patches([[300, 290]], 320, 72) + patches(corners.slice(2), 160, 72))).toEqual(['glare']);
+    // A lamp's image of the same 0.9% (an ellipse 1.3 times as wide as tall) is, alone.
+    expect(await judged('<ellipse cx="540" cy="450" rx="69" ry="53" fill="#fff"/>')).toEqual(['glare']);
   });
 
   it.each([
@@ -190,6 +192,7 @@ describe('image quality, judged per kind with its own reasons', () => {
 
   it.each([
     ['heldout-b170', 208, ['glare'], 'a reflection over the fields of a pale card, joined to its burnt-out paper (it was approved)'],
+    ['heldout-4424', 142, ['glare'], 'a reflection of 1.17% of the photo over a small card, shaped as a lamp (it went unreported)'],
     ['dev-7d1e', 186, [], 'a pale card over-exposed, a blank third of it burnt out, bordered by paper as bright'],
     ['heldout-ec15', 18, [], 'a blank margin of a pale card burnt out, a darker hand a few blocks beyond it'],
     ['heldout-767d', 19, [], 'a pale licence at 640 x 480: four strips of blank paper, none 0.9% of the photo (they summed to 2.5%)'],
