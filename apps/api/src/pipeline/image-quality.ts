@@ -42,6 +42,8 @@ export interface ImageQuality {
    * between legible print, not a reflection: on the dev split reflections over the fields keep
    * 0-6% inside, over-exposed pale cards 13-48%. A reflection on a pale card may join the card's own
    * burnt-out paper into one jagged patch; its core is then found apart (`reflections`, on a sharp picture only).
+   * A patch or core with paper nearly burnt out beside it and dark print there is over-exposed paper
+   * whatever its shape (`overExposedPaper`): a reflection's light lifts the print around it.
    */
   clipped: number;
   /**
@@ -161,6 +163,7 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
       if (s / (BLOCK * BLOCK) >= 248) burnt[r * cols + c] = 1;
     }
   }
+  const around = bandsAround(grey, w, cols, rows);
   let hidden = 0;
   let lamp = 0;
   for (const { blocks: patch, edge } of patchesOf(burnt, cols, rows, new Uint8Array(cols * rows))) {
@@ -185,13 +188,14 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
     for (const [lo, hi] of span.values()) within += hi - lo + 1;
     // Print left inside the outline: over-exposed paper, which hides nothing.
     if ((within - patch.length) / within > MAX_PRINT_INSIDE) continue;
+    if (overExposedPaper(around(patch, 1)[0]!)) continue;
     hidden = Math.max(hidden, patch.length);
     const boxW = Math.max(...[...span.values()].map(([, hi]) => hi)) - Math.min(...[...span.values()].map(([lo]) => lo)) + 1;
     const boxH = span.size;
     if (solidity >= LAMP_SOLIDITY && Math.max(boxW, boxH) <= LAMP_ASPECT * Math.min(boxW, boxH)) lamp = Math.max(lamp, patch.length);
   }
   return {
-    clipped: Math.max(hidden / (cols * rows), judgeHalos ? reflections(grey, w, burnt, cols, rows) : 0),
+    clipped: Math.max(hidden / (cols * rows), judgeHalos ? reflections(around, burnt, cols, rows) : 0),
     lampShaped: lamp / (cols * rows),
   };
 }
@@ -210,43 +214,102 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
  * above missed, 5 fade so; no core of 900 genuine fronts does (3 whose level falls only from the
  * third band on, a background beyond a blank margin, would with a third band counted).
  */
-function reflections(grey: Buffer, w: number, burnt: Uint8Array, cols: number, rows: number): number {
+function reflections(around: BandsAround, burnt: Uint8Array, cols: number, rows: number): number {
   const core = grow(shrink(burnt, cols, rows, REFLECTION_CORE), cols, rows, REFLECTION_CORE);
-  const paper = new Float32Array(cols * rows).fill(-1);
-  const paperLevel = (i: number) => {
-    if (paper[i]! < 0) {
-      const r = Math.floor(i / cols);
-      const c = i % cols;
-      const values: number[] = [];
-      for (let y = r * BLOCK; y < (r + 1) * BLOCK; y++) for (let x = c * BLOCK; x < (c + 1) * BLOCK; x++) values.push(grey[y * w + x]!);
-      paper[i] = values.sort((a, b) => a - b)[Math.floor(0.75 * values.length)]!;
-    }
-    return paper[i]!;
-  };
   let largest = 0;
   for (const patch of patchesOf(core, cols, rows, new Uint8Array(core.length))) {
     if (patch.edge || patch.blocks.length < MIN_PATCH * cols * rows) continue;
-    let inner: Uint8Array = new Uint8Array(core.length);
-    for (const i of patch.blocks) inner[i] = 1;
-    // The median paper level of each band of 2 blocks around the core, nearest first.
-    const levels: number[] = [];
-    for (let band = 1; band <= 3; band++) {
-      const outer = grow(inner, cols, rows, 2);
-      const inBand: number[] = [];
-      for (let i = 0; i < outer.length; i++) if (outer[i] && !inner[i]) inBand.push(paperLevel(i));
-      inBand.sort((a, b) => a - b);
-      levels.push(inBand[Math.floor(inBand.length / 2)] ?? 0);
-      inner = outer;
+    const bands = around(patch.blocks, 3);
+    if (overExposedPaper(bands[0]!)) continue;
+    const paper = bands.map((b) => b.paper) as [number, number, number];
+    const print = bands.map((b) => b.print ?? 0) as [number, number, number];
+    if (fadesAsHalo(paper) || (bands[0]!.printed >= HALO_MIN_PRINTED && printFadesAsHalo(print))) {
+      largest = Math.max(largest, patch.blocks.length);
     }
-    if (fadesAsHalo(levels as [number, number, number])) largest = Math.max(largest, patch.blocks.length);
   }
   return largest / (cols * rows);
+}
+
+/** One band of blocks around a patch: its median paper level, and the median print level of its blocks that hold print. */
+interface Band {
+  paper: number;
+  /** Null when no block of the band holds print. */
+  print: number | null;
+  /** How many of its blocks hold print (their 5th percentile PRINT_CONTRAST or more under their paper level). */
+  printed: number;
+}
+
+/** The first `count` bands of 2 blocks around a patch of blocks, nearest first. */
+type BandsAround = (blocks: number[], count: number) => Band[];
+
+/** Bands around patches of one picture, each block's paper (upper quartile) and print (5th percentile) levels measured once. */
+function bandsAround(grey: Buffer, w: number, cols: number, rows: number): BandsAround {
+  const paper = new Float32Array(cols * rows).fill(-1);
+  const print = new Float32Array(cols * rows);
+  const measure = (i: number) => {
+    if (paper[i]! >= 0) return;
+    const r = Math.floor(i / cols);
+    const c = i % cols;
+    const values: number[] = [];
+    for (let y = r * BLOCK; y < (r + 1) * BLOCK; y++) for (let x = c * BLOCK; x < (c + 1) * BLOCK; x++) values.push(grey[y * w + x]!);
+    values.sort((a, b) => a - b);
+    paper[i] = values[Math.floor(0.75 * values.length)]!;
+    print[i] = values[Math.floor(0.05 * values.length)]!;
+  };
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return (blocks, count) => {
+    let inner: Uint8Array = new Uint8Array(cols * rows);
+    for (const i of blocks) inner[i] = 1;
+    const bands: Band[] = [];
+    for (let band = 0; band < count; band++) {
+      const outer = grow(inner, cols, rows, 2);
+      const papers: number[] = [];
+      const prints: number[] = [];
+      for (let i = 0; i < outer.length; i++) {
+        if (!outer[i] || inner[i]) continue;
+        measure(i);
+        papers.push(paper[i]!);
+        if (paper[i]! - print[i]! >= PRINT_CONTRAST) prints.push(print[i]!);
+      }
+      bands.push({ paper: median(papers) ?? 0, print: median(prints) ?? null, printed: prints.length });
+      inner = outer;
+    }
+    return bands;
+  };
+}
+
+/**
+ * Whether the band next to a burnt-out patch shows over-exposed paper rather than a reflection:
+ * paper nearly burnt out there too, and print beside it as dark as print is (a reflection's light
+ * lifts the print next to it, over-exposure does not). Measured on six retired held-out seeds: of
+ * 79 reflections over the fields of 0.6% of the photo or more, the print next to 77 has a median of
+ * 170 or more (the other two, under 1% and beside a larger reflection, do not decide). Of 14 of
+ * 720 genuine captures of four seeds sent to review for glare, 8 were so only by patches with paper
+ * of 245 or more and print under 160 beside them (beside the others' the print is pale, or there is
+ * none, or the paper is darker).
+ */
+function overExposedPaper(near: Band): boolean {
+  return near.paper >= OVEREXPOSED_PAPER && near.printed >= HALO_MIN_PRINTED && near.print! < DARK_PRINT;
 }
 
 /** Whether paper levels in bands around a burnt-out core (nearest first) fade as a reflection's halo does (see `reflections`). */
 export function fadesAsHalo(levels: readonly [number, number, number]): boolean {
   const [near, middle, far] = levels;
   return near >= HALO_MIN_NEAR && near - far >= HALO_MIN_FALL && Math.max(near - middle, middle - far) <= HALO_MAX_STEP;
+}
+
+/**
+ * Whether print levels in bands around a burnt-out core (nearest first) fade as under a
+ * reflection's halo: a lamp's light adds to the print, lifting it to a light grey next to the
+ * core and less so further out; over-exposure multiplies, and print beside over-exposed paper
+ * stays dark. So print pale next to the core (PRINT_HALO_MIN_NEAR) and darkening by at least
+ * PRINT_HALO_MIN_STEP from band to band, but by no more than PRINT_HALO_MAX_STEP (a card's edge
+ * or a dark background beyond).
+ */
+export function printFadesAsHalo(levels: readonly [number, number, number]): boolean {
+  const [near, middle, far] = levels;
+  const steps = [near - middle, middle - far];
+  return near >= PRINT_HALO_MIN_NEAR && steps.every((d) => d >= PRINT_HALO_MIN_STEP && d <= PRINT_HALO_MAX_STEP);
 }
 
 /** The 4-connected patches of set blocks not yet `seen` (marked as they are taken), each with whether it reaches the picture's edge. */
@@ -344,7 +407,7 @@ const MIN_SOLIDITY = 0.75;
 /**
  * A lamp's image: an ellipse fills 0.88-0.97 of its convex hull in blocks, its box 1.1-1.5 times as
  * long as wide (84 reflections over the fields of six retired held-out seeds). No patch of blank
- * paper in 360 genuine captures of two of them is so shaped (the roundest fill 0.87 of their hull,
+ * paper in 720 genuine captures of four of them is so shaped (the roundest fill 0.87 of their hull,
  * two or more times as long as wide).
  */
 const LAMP_SOLIDITY = 0.9;
@@ -361,6 +424,25 @@ const HALO_MIN_NEAR = 240;
 const HALO_MIN_FALL = 15;
 /** ... and by no more than this from one band to the next (a card's edge drops at once). */
 const HALO_MAX_STEP = 35;
+
+/** A block holds print when its 5th percentile is this far under its paper level (upper quartile). */
+const PRINT_CONTRAST = 25;
+/** Blocks holding print next to a core for its print levels to be judged. */
+const HALO_MIN_PRINTED = 10;
+/**
+ * Print under a reflection's halo (see `printFadesAsHalo`), measured on 84 reflections over the
+ * fields of six retired held-out seeds: next to the core 180-210, falling by 28-71 per band of 2
+ * blocks. Around the cores of 720 genuine captures of four: never 175 or more next to the core
+ * and falling by 25 or more in both bands; the one falling at all fell 46 then 162 (a dark
+ * background beyond a margin).
+ */
+const PRINT_HALO_MIN_NEAR = 175;
+const PRINT_HALO_MIN_STEP = 25;
+const PRINT_HALO_MAX_STEP = 90;
+/** Over-exposed paper (see `overExposedPaper`): the paper next to the patch this bright or more, ... */
+const OVEREXPOSED_PAPER = 245;
+/** ... and the print there darker than this. */
+const DARK_PRINT = 160;
 
 /** The darkest print (0.1th percentile) above: nothing dark left in the picture. */
 const WASHED_OUT_DARKEST = 100;

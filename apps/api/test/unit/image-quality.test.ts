@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fadesAsHalo, judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
+import { fadesAsHalo, judgeQuality, measureQuality, printFadesAsHalo } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 
@@ -191,7 +191,28 @@ describe('image quality, judged per kind with its own reasons', () => {
   });
 
   it.each([
+    [[180, 136, 100], true, 'print lifted to light grey next to the core, darkening steadily'],
+    [[201, 130, 61], true, 'steps of 71 and 69'],
+    [[225, 223, 224], false, 'pale print all round (a faint pattern), not darkening'],
+    [[221, 175, 13], false, 'a fall of 46, then a dark background beyond the card (162)'],
+    [[208, 82, 49], false, 'dark print at once beyond a pale band: a drop of 126'],
+    [[170, 130, 90], false, 'print next to the core not pale enough'],
+    [[190, 170, 120], false, 'a first step of 20 only'],
+    [[177, 123, 161], false, 'darker, then paler again'],
+  ])('print levels %j around a core fade as under a reflection: %s (%s)', (levels, expected) => {
+    expect(printFadesAsHalo(levels as [number, number, number])).toBe(expected);
+  });
+
+  it.each([
     ['heldout-b170', 208, ['glare'], 'a reflection over the fields of a pale card, joined to its burnt-out paper (it was approved)'],
+    [
+      'heldout-f081',
+      147,
+      ['glare'],
+      'a reflection over a passport page, joined to its burnt-out paper; the print around it pale (it was approved)',
+    ],
+    ['heldout-f081', 14, [], 'an over-exposed licence: a blank patch of burnt-out paper, dark print beside it (it was glare)'],
+    ['heldout-4424', 50, [], 'an over-exposed passport page: a burnt-out core whose paper fades, the print beside it dark (it was glare)'],
     ['heldout-4424', 142, ['glare'], 'a reflection of 1.17% of the photo over a small card, shaped as a lamp (it went unreported)'],
     ['dev-7d1e', 186, [], 'a pale card over-exposed, a blank third of it burnt out, bordered by paper as bright'],
     ['heldout-ec15', 18, [], 'a blank margin of a pale card burnt out, a darker hand a few blocks beyond it'],
