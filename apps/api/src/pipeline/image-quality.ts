@@ -212,18 +212,23 @@ function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { cl
  * by the card's edge, where the level drops at once. Measured on dev and on 540 genuine and 70
  * glare cases of retired held-out seeds: of the 9 reflections over the fields that the patch rules
  * above missed, 5 fade so; no core of 900 genuine fronts does (3 whose level falls only from the
- * third band on, a background beyond a blank margin, would with a third band counted).
+ * third band on, a background beyond a blank margin, would with a third band counted). A core is
+ * also a reflection when the print around it fades as under a halo (`printFadesAsHalo`), even
+ * joined to the picture's edge (a reflection running into a burnt-out desk), where paper fading
+ * proves nothing: a desk lit by a lamp fades so.
  */
 function reflections(around: BandsAround, burnt: Uint8Array, cols: number, rows: number): number {
   const core = grow(shrink(burnt, cols, rows, REFLECTION_CORE), cols, rows, REFLECTION_CORE);
   let largest = 0;
   for (const patch of patchesOf(core, cols, rows, new Uint8Array(core.length))) {
-    if (patch.edge || patch.blocks.length < MIN_PATCH * cols * rows) continue;
+    if (patch.blocks.length < MIN_PATCH * cols * rows) continue;
     const bands = around(patch.blocks, 3);
     if (overExposedPaper(bands[0]!)) continue;
     const paper = bands.map((b) => b.paper) as [number, number, number];
     const print = bands.map((b) => b.print ?? 0) as [number, number, number];
-    if (fadesAsHalo(paper) || (bands[0]!.printed >= HALO_MIN_PRINTED && printFadesAsHalo(print))) {
+    // A core joined to the picture's edge may be a lit background (a white desk), whose level
+    // fades as a halo's does: only print fading around it tells a reflection there.
+    if ((!patch.edge && fadesAsHalo(paper)) || (bands[0]!.printed >= HALO_MIN_PRINTED && printFadesAsHalo(print))) {
       largest = Math.max(largest, patch.blocks.length);
     }
   }

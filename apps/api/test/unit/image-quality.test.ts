@@ -100,6 +100,23 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(reflected, 'document').problems).toEqual(['glare']);
   });
 
+  it("a desk burnt out under a lamp, fading away from the picture's edge as a halo does, is not glare", async () => {
+    const desk = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="900"><defs><radialGradient id="l" cx="0" cy="0" r="1">' +
+        '<stop offset="0.3" stop-color="#fff"/><stop offset="0.6" stop-color="#a0a0a0"/></radialGradient></defs>' +
+        '<rect width="1280" height="900" fill="url(#l)"/></svg>',
+    );
+    const card = await sharp(await textCard())
+      .linear(0.8, 0)
+      .resize(700)
+      .toBuffer();
+    const photo = await sharp(desk)
+      .composite([{ input: card, left: 480, top: 380 }])
+      .jpeg()
+      .toBuffer();
+    expect(judgeQuality(await measureQuality(photo), 'document').problems).toEqual([]);
+  });
+
   it('a pale card over-exposed (its paper burnt out between dark print) is not glare; a greyed veil is', async () => {
     const card = await textCard();
     // Cream paper at 10% over the exposure, on a blue desk: the paper clips, the print stays black.
@@ -210,6 +227,12 @@ describe('image quality, judged per kind with its own reasons', () => {
       147,
       ['glare'],
       'a reflection over a passport page, joined to its burnt-out paper; the print around it pale (it was approved)',
+    ],
+    [
+      'heldout-f081',
+      15,
+      ['glare'],
+      "a reflection over a card's fields, joined to a burnt-out desk at the picture's edge (it was approved)",
     ],
     ['heldout-f081', 14, [], 'an over-exposed licence: a blank patch of burnt-out paper, dark print beside it (it was glare)'],
     ['heldout-4424', 50, [], 'an over-exposed passport page: a burnt-out core whose paper fades, the print beside it dark (it was glare)'],
