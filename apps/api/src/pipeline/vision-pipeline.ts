@@ -275,8 +275,16 @@ export class VisionPipeline implements VerificationPipeline {
     // family name altogether (most name mismatches) is not read twice.
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
       const printedReading = (await readPrinted()).reading;
-      // By its labels; where they were misread, the text's word nearest to the zone's surname.
-      for (const printedRead of [printedNameIn(typed, printedReading), zoneNameInText(mrz, printedReading.text)]) {
+      // By its labels (as the typed name bears them out, and as read: a second given name the
+      // person left out is still the document's, and the zone holds it too); where they were
+      // misread, the text's word nearest to the zone's surname.
+      const byLabels = printedName(printedReading.text);
+      const candidates = [
+        printedNameIn(typed, printedReading),
+        byLabels && { ...byLabels, unsureWords: unsureWordsOf(printedReading) },
+        zoneNameInText(mrz, printedReading.text),
+      ];
+      for (const printedRead of candidates) {
         if (!printedRead || !mrzMisreadOf(mrz, printedRead)) continue;
         const score = Math.min(0.95, nameMatchScore(typed, printedRead));
         if (score <= nameMatch) continue;
