@@ -111,6 +111,16 @@ const FIRST_LINE_START = /^[PIACV][A-Z<][A-Z<]{3}/;
  */
 function tidyEnds(lines: string[]): string[] {
   const out = [...lines];
+  // The document code lost or misread at the start of the first line (IDPOL read 4POL), which then
+  // has the issuing state within its first three characters: almost always the holder's
+  // nationality, on the second line. No check digit covers the code, so a generic one of the
+  // zone's kind stands in for it (an identity card's for three lines or short ones, a passport's
+  // for 44 characters), and the check digits still decide whether the zone was read.
+  const nationality = out.length === 3 ? out[1]!.slice(15, 18) : out[1]!.slice(10, 13);
+  const stateAt = [0, 1, 2].find((k) => out[0]!.slice(k, k + 3) === nationality);
+  if (!FIRST_LINE_START.test(out[0]!) && /^[A-Z]{3}$/.test(nationality) && stateAt !== undefined) {
+    out[0] = (out.length === 2 && out[0]!.length - stateAt >= 40 ? 'P<' : 'I<') + out[0]!.slice(stateAt);
+  }
   const first = out[0]!;
   if (!FIRST_LINE_START.test(first)) {
     const skip = [1, 2].find((k) => FIRST_LINE_START.test(first.slice(k)));
@@ -119,7 +129,6 @@ function tidyEnds(lines: string[]): string[] {
   // The issuing state lost between the document code and the name ("P<" then the surname): it is
   // almost always the holder's nationality, on the second line, so the name field starts where it should.
   if (out.length === 2) {
-    const nationality = out[1]!.slice(10, 13);
     const state = out[0]!.slice(2, 5);
     if (/^[PIACV][A-Z<]/.test(out[0]!) && /\d/.test(state) && /^[A-Z]{3}$/.test(nationality))
       out[0] = out[0]!.slice(0, 2) + nationality + out[0]!.slice(2);

@@ -253,6 +253,21 @@ describe('findMrzLines with dropped fillers', () => {
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
+
+  it("a TD1 zone whose document code was misread (IDPOL read 4POL, a mark after the line) is read: the state is the holder's nationality", () => {
+    // Retired held-out case f081/173: POLBY... was taken for a document code PO of a state LBY, and no zone was read.
+    const [t1, t2, t3] = composeTd1({
+      ...person,
+      documentCode: 'ID',
+      issuingState: 'POL',
+      nationality: 'POL',
+      documentNumber: 'BY6071260',
+    });
+    const read = findMrzCandidates(`4${t1.slice(2)}Y\n${t2}\n${t3}`)
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(read).toMatchObject({ documentNumber: 'BY6071260', nationality: 'POL', surname: 'MARTINEZ GARCIA' });
+  });
 });
 
 describe('init fields steer parsing', async () => {
