@@ -1,7 +1,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fadesAsHalo, judgeQuality, measureQuality, printFadesAsHalo } from '../../src/pipeline/image-quality.js';
+import { fadesAsHalo, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
+import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 
