@@ -174,8 +174,11 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
   if (shortSide < t.minShortSide) problems.push('low_resolution');
   if (q.highlights < t.minHighlights) problems.push('image_too_dark');
   if (washedOut || q.clipped > t.maxClipped || q.lampShaped > t.maxLampShaped) problems.push('glare');
-  // A dark, washed-out or tiny image also measures soft: blur is reported only when nothing else explains it.
-  if (q.sharpness < t.minSharpness && problems.length === 0) problems.push('blurry_image');
+  // A dark, washed-out or tiny image also measures soft: blur is reported only when nothing else
+  // explains it. A reflection does not: it burns out a patch, the rest keeps its edges (a card
+  // out of focus and over-exposed had its blur unreported behind a patch of burnt-out paper).
+  const explainsSoftness = problems.some((p) => p !== 'glare') || washedOut;
+  if (q.sharpness < t.minSharpness && !explainsSoftness) problems.push('blurry_image');
   const score = Math.min(...Object.values(aspects));
   return { score: Math.round(score * 1000) / 1000, problems };
 }

@@ -101,6 +101,21 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(reflected, 'document').problems).toEqual(['glare']);
   });
 
+  it('a reflection does not explain blur: a card out of focus with a burnt-out patch is glare and blurry_image', async () => {
+    const spot = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="800"><circle cx="640" cy="400" r="110" fill="#fff"/></svg>',
+    );
+    const photo = await sharp(
+      await sharp(await textCard())
+        .blur(8)
+        .toBuffer(),
+    )
+      .composite([{ input: spot }])
+      .jpeg()
+      .toBuffer();
+    expect(judgeQuality(await measureQuality(photo), 'document').problems).toEqual(['glare', 'blurry_image']);
+  });
+
   it("a desk burnt out under a lamp, fading away from the picture's edge as a halo does, is not glare", async () => {
     const desk = Buffer.from(
       '<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="900"><defs><radialGradient id="l" cx="0" cy="0" r="1">' +
