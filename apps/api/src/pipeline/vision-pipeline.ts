@@ -280,7 +280,7 @@ export class VisionPipeline implements VerificationPipeline {
       // misread, the text's word nearest to the zone's surname.
       const byLabels = printedName(printedReading.text);
       const candidates = [
-        printedNameIn(typed, printedReading),
+        printedNameIn(typed, printedReading, byLabels),
         byLabels && { ...byLabels, unsureWords: unsureWordsOf(printedReading) },
         zoneNameInText(mrz, printedReading.text),
       ];
@@ -445,10 +445,15 @@ function zoneNearTyped(mrz: MrzFields, typed: string): boolean {
 
 /**
  * The name printed in a reading by its labels, given names taken from the text where their label
- * was misread, with the words the recogniser was unsure of (`DocumentName.unsureWords`).
+ * was misread, with the words the recogniser was unsure of (`DocumentName.unsureWords`); `byLabels`,
+ * the name by its labels, when the caller has read it already.
  */
-function printedNameIn(typed: string | null, reading: TextReading): DocumentName | null {
-  const name = withGivenNamesFromText(typed, printedName(reading.text), reading.text);
+function printedNameIn(
+  typed: string | null,
+  reading: TextReading,
+  byLabels: { surname: string; givenNames: string } | null = printedName(reading.text),
+): DocumentName | null {
+  const name = withGivenNamesFromText(typed, byLabels, reading.text);
   return name && { ...name, unsureWords: unsureWordsOf(reading) };
 }
 
