@@ -111,7 +111,9 @@ describe('a verification job killed mid-run', () => {
 
       running = await spawnService(env);
       api = new Api(running.url);
-      const done = await api.waitForStatus(tenant.keys.secret, init.verificationId, ['completed', 'failed'], 60_000);
+      // Expiry (25 s from the kill's job start) + maintenance (5 s) + retry delay (2 s) + a cold run
+      // whose budget is 20 s, with room for a busy machine.
+      const done = await api.waitForStatus(tenant.keys.secret, init.verificationId, ['completed', 'failed'], 90_000);
       expect(done.body).toMatchObject({ status: 'completed', verdict: 'approved' });
       expect((await api.admin('GET', `/admin/v1/tenants/${tenant.tenantId}`)).body.credits).toBe(4);
       await receiver.waitFor(1, 20_000);

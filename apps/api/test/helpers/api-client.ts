@@ -113,12 +113,15 @@ export class Api {
   }
 
   async waitForStatus(secretKey: string, id: string, statuses: string[], timeoutMs = 15_000) {
-    const until = Date.now() + timeoutMs;
+    const start = Date.now();
     for (;;) {
       const r = await this.result(secretKey, id);
       if (statuses.includes(r.body?.status)) return r;
-      if (Date.now() > until) throw new Error(`status still ${r.body?.status}`);
-      await new Promise((res) => setTimeout(res, 50));
+      const waited = Date.now() - start;
+      if (waited > timeoutMs) throw new Error(`status still ${r.body?.status} (HTTP ${r.status} ${r.body?.error ?? ''})`);
+      // Quick at first; then slow enough to stay under the tenant's 600 polls a minute, whose 429s
+      // would hide the status for the rest of the window.
+      await new Promise((res) => setTimeout(res, waited < 2000 ? 50 : 250));
     }
   }
 }
