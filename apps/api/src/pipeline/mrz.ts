@@ -92,6 +92,28 @@ export function showsZoneLine(text: string): boolean {
   return zoneLikeLines(text, 20).length > 0;
 }
 
+/**
+ * Readings of two regions of a side, the upper's above the lower's, as one text, top to bottom: the
+ * lower's lines that repeat a zone line of the upper (where the regions overlap, a line read twice,
+ * perhaps a few characters apart) left out. A zone split between the two is then whole.
+ */
+export function stackedReadings(upper: string, lower: string): string {
+  const above = zoneLikeLines(upper, 20);
+  const repeats = (line: string) => {
+    const clean = cleanMrzLine(line);
+    return clean.length >= 20 && above.some((a) => sameZoneLine(a, clean));
+  };
+  return [upper.trimEnd(), ...lower.split(/\r?\n/).filter((l) => !repeats(l))].join('\n');
+}
+
+/** Two readings of one zone line: lengths within 2, and 80% of the longer's characters equal in place. */
+function sameZoneLine(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 2) return false;
+  let same = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] === b[i]) same++;
+  return same >= 0.8 * Math.max(a.length, b.length);
+}
+
 /** The lines of an OCR text, cleaned (`cleanMrzLine`), that have `minLength` characters or more and two `<` fillers. */
 function zoneLikeLines(text: string, minLength: number): string[] {
   return text

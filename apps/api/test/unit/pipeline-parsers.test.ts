@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { composeTd1, composeTd3, mrzCheckDigit } from '../../src/pipeline/mrz-compose.js';
-import { cleanMrzLine, findMrzCandidates, findMrzLines, mrzDate, parseMrz, showsZoneLine } from '../../src/pipeline/mrz.js';
+import {
+  cleanMrzLine,
+  findMrzCandidates,
+  findMrzLines,
+  mrzDate,
+  parseMrz,
+  showsZoneLine,
+  stackedReadings,
+} from '../../src/pipeline/mrz.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 
@@ -267,6 +275,32 @@ describe('findMrzLines with dropped fillers', () => {
       .map((c) => parseMrz(c, NOW))
       .find(Boolean);
     expect(read).toMatchObject({ documentNumber: 'BY6071260', nationality: 'POL', surname: 'MARTINEZ GARCIA' });
+  });
+});
+
+describe('stackedReadings: a zone split between two regions read apart', () => {
+  const firstParse = (text: string) =>
+    findMrzCandidates(text)
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean) ?? null;
+  const [t1, t2, t3] = composeTd1({ ...person, documentCode: 'ID', issuingState: 'CZE', nationality: 'CZE', documentNumber: 'EL1511417' });
+
+  it('the band above read the first lines, the bottom the last: together, top to bottom, they are the zone', () => {
+    // Retired held-out case 5fbc/198 (a TD2 turned 12 degrees): the band found a line too high.
+    const band = `4 < <2024\n07052228\n${t1}\n${t2}\n`;
+    const bottom = `${t3}\n`;
+    expect(firstParse(band)).toBeNull();
+    expect(firstParse(bottom)).toBeNull();
+    expect(firstParse(stackedReadings(band, bottom))).toMatchObject({ documentNumber: 'EL1511417', surname: 'MARTINEZ GARCIA' });
+  });
+
+  it('a line both regions read is kept once, though read a few characters apart the second time', () => {
+    const band = `${t1}\n${t2}\n`;
+    const bottom = `${t2.slice(0, 20)}K${t2.slice(21, 29)}\n${t3}\n`;
+    expect(stackedReadings(band, bottom).split('\n').filter(Boolean)).toEqual([t1, t2, t3]);
+    expect(firstParse(stackedReadings(band, bottom))).toMatchObject({ documentNumber: 'EL1511417' });
+    // Lines of the bottom that are not the band's stay, in their order.
+    expect(stackedReadings(`${t1}\n`, `${t2}\n${t3}`).split('\n')).toEqual([t1, t2, t3]);
   });
 });
 
