@@ -14,7 +14,8 @@
  * - Given names may be abbreviated to an initial (0.9), reordered, or partly omitted (0.95). A
  *   3+ letter prefix (Alex for Alexander, but also Jan for Janina) or one letter off reviews
  *   (0.8, 0.7); one letter off a printed given name of 4+ letters that the recogniser was unsure
- *   of is a misreading (0.9, `DocumentName.unsureWords`). A typed given name that is on the
+ *   of (`DocumentName.unsureWords`), or read as another letter just where the user typed a mark
+ *   (Kateřina read KATEFINA), is a misreading (0.9). A typed given name that is on the
  *   document nowhere sends to review (0.7); when none of them is there it is another person
  *   (0.3). Only a surname typed: review (0.75). A name cut by the MRZ (its field full to the end)
  *   may be a prefix of the typed one (0.95).
@@ -108,6 +109,8 @@ interface Token {
   particle: boolean;
   /** Written as one letter (Þ. is an initial, though it is spelt TH). */
   initial: boolean;
+  /** Where, in the plain form, letters were written with a mark (Ř, Ø, Ð), where the forms align. */
+  marked: ReadonlySet<number>;
 }
 
 function tokenize(raw: string): Token[] {
@@ -123,11 +126,26 @@ function tokenize(raw: string): Token[] {
     .split(' ')
     .filter(Boolean);
   const writtenAligned = written.length === plain.length;
+  const withMarks = raw.split(/[^\p{L}\p{M}]+/u).filter(Boolean);
   return plain.map((p, i) => {
     const forms = aligned && icao[i] !== p ? [p, icao[i]!] : [p];
     const initial = p.length === 1 || (writtenAligned && [...written[i]!].length === 1);
-    return { forms, folded: foldTransliteration(p), particle: PARTICLES.has(p), initial };
+    const marked = withMarks.length === plain.length ? markedPositions(withMarks[i]!, p) : NO_POSITIONS;
+    return { forms, folded: foldTransliteration(p), particle: PARTICLES.has(p), initial, marked };
   });
+}
+
+const NO_POSITIONS: ReadonlySet<number> = new Set();
+
+/** The positions in `plain` (the word normalised) of the letters `word` writes with a mark; none where they do not align. */
+function markedPositions(word: string, plain: string): ReadonlySet<number> {
+  const at = new Set<number>();
+  let pos = 0;
+  for (const unit of markedLetters(word)) {
+    if (unit.marked) for (let k = 0; k < unit.letters.length; k++) at.add(pos + k);
+    pos += unit.letters.length;
+  }
+  return pos === plain.length ? at : NO_POSITIONS;
 }
 
 /** Every spelling of a run of tokens joined without spaces, with and without its particles. */
@@ -225,12 +243,16 @@ function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean
   // read JIRGEN only once both are folded (JURGEN).
   let best = 0;
   for (const tf of new Set([...t.forms, t.folded]))
-    for (const df of new Set([...d.forms, d.folded])) best = Math.max(best, givenSpellingScore(tf, df, truncated, unsure));
+    for (const df of new Set([...d.forms, d.folded]))
+      best = Math.max(best, givenSpellingScore(tf, df, truncated, unsure, tf === t.forms[0] ? t.marked : NO_POSITIONS));
   return best;
 }
 
-/** One spelling of a typed given name against one of a document's, neither equal to the other. */
-function givenSpellingScore(tf: string, df: string, truncated: boolean, unsure: boolean): number {
+/**
+ * One spelling of a typed given name against one of a document's, neither equal to the other;
+ * `marked`, where the typed spelling's letters were typed with a mark.
+ */
+function givenSpellingScore(tf: string, df: string, truncated: boolean, unsure: boolean, marked: ReadonlySet<number>): number {
   if (tf.length === 1 && df.startsWith(tf)) return NAME_SCORES.abbreviated; // an initial
   // Alex for Alexander, but also Jan for Janina: a person looks.
   if (tf.length >= 3 && df.startsWith(tf)) return NAME_SCORES.shortened;
@@ -238,8 +260,19 @@ function givenSpellingScore(tf: string, df: string, truncated: boolean, unsure: 
   if (Math.min(tf.length, df.length) >= 3 && editDistance(tf, df, 1) <= 1)
     // A printed given name the recogniser read unsurely and one letter off is the typed one misread
     // (EILcEN, LAGNY for DAGNY); read with confidence, one letter off is another name (Marie, María).
-    return unsure && Math.min(tf.length, df.length) >= 4 ? NAME_SCORES.unsureGiven : NAME_SCORES.oneLetterOff;
+    // So is one read as another letter just where the user typed a mark: the recogniser has no
+    // class for Ř and reads a printed KATEŘINA as KATEFINA, with confidence (heldout-f081/226).
+    return (unsure || substitutedAtMark(tf, df, marked)) && Math.min(tf.length, df.length) >= 4
+      ? NAME_SCORES.unsureGiven
+      : NAME_SCORES.oneLetterOff;
   return 0;
+}
+
+/** Whether `read` is `typed` with one letter read as another, at a position typed with a mark. */
+function substitutedAtMark(typed: string, read: string, marked: ReadonlySet<number>): boolean {
+  if (typed.length !== read.length || marked.size === 0) return false;
+  const differ = [...typed].flatMap((c, i) => (c === read[i] ? [] : [i]));
+  return differ.length === 1 && marked.has(differ[0]!);
 }
 
 /** Typed given names against the document's: each typed one paired with its best document name. */
