@@ -70,6 +70,8 @@ export interface PolicyInput {
   liveness: number | null;
   /** The document was photographed off a screen (screen-capture.ts): a person looks. */
   documentOnScreen: boolean;
+  /** A reflection burns out the document portrait's face (burn-out.ts). Default false. */
+  portraitUnderGlare?: boolean;
 }
 
 /** Reasons first, then the verdict: any rejecting reason rejects; else any review reason reviews. */
@@ -83,7 +85,12 @@ export function decide(i: PolicyInput): { verdict: Verdict; reasons: string[] } 
   if (i.documentExpired) reject.add('document_expired');
   else if (i.expiryRead === false) review.add('document_unreadable');
   if (i.faceMatch !== null) {
-    if (i.faceMatch < POLICY.faceMatch.reject) reject.add('face_mismatch');
+    // A reflection over the portrait's face leaves little to compare: a low score is no proof of
+    // another person. A person looks, told of the glare (a genuine user had been rejected at 0.28).
+    if (i.portraitUnderGlare && i.faceMatch < POLICY.faceMatch.review) {
+      review.add('face_mismatch');
+      review.add('glare');
+    } else if (i.faceMatch < POLICY.faceMatch.reject) reject.add('face_mismatch');
     else if (i.faceMatch < POLICY.faceMatch.review) review.add('face_mismatch');
   } else if (i.selfieHasFace) {
     review.add('face_mismatch'); // no face on the document to compare with

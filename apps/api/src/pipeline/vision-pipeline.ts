@@ -9,6 +9,7 @@ import {
   type GreyPage,
   type Region,
 } from './decode.js';
+import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitCore } from './burn-out.js';
 import { documentRegion } from './find-document.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
@@ -306,6 +307,8 @@ export class VisionPipeline implements VerificationPipeline {
     const documentReadable = Boolean(mrz) || (text.text.replace(/\s/g, '').length >= 20 && fieldsFound >= 1);
 
     const faceMatch = docFace && selfieFace ? round(await this.faces.similarity(docFace.embedding, selfieFace.embedding)) : null;
+    const portraitUnderGlare =
+      docFace !== null && burntOutShare(cropDecoded(front, portraitCore(docFace.box)).pixels) >= PORTRAIT_GLARE_SHARE;
     const expired = !expiryInDoubt && fields.expiryDate !== null && fields.expiryDate < today;
     const imageQuality = Math.min(docQuality.score, selfieQuality.score);
     const qualityProblems = [...new Set<QualityProblem>([...docQuality.problems, ...selfieQuality.problems])];
@@ -323,6 +326,7 @@ export class VisionPipeline implements VerificationPipeline {
       qualityProblems,
       liveness,
       documentOnScreen,
+      portraitUnderGlare,
     });
     const scores: Scores = {
       document_ocr: round(documentOcr),

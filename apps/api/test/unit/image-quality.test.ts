@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { fadesAsHalo, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
+import { burntOutShare, fadesAsHalo, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
 import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
@@ -293,5 +293,27 @@ describe('image quality, judged per kind with its own reasons', () => {
 
   it('refuses bytes that are not an image', async () => {
     await expect(measureQuality(Buffer.from([0xff, 0xd8, 0xff, 0, 1, 2, 3]))).rejects.toThrow();
+  });
+});
+
+describe('a reflection over the portrait', () => {
+  it('the share of a region burnt out: white pixels, not light grey ones', () => {
+    const rgb = (...px: number[][]) => Buffer.from(px.flat());
+    expect(burntOutShare(rgb([255, 255, 255], [250, 250, 250], [240, 240, 240], [90, 60, 40]))).toBe(0.5);
+    // A saturated colour is not burnt out: luma counts, not a channel.
+    expect(burntOutShare(rgb([255, 255, 0], [255, 200, 255]))).toBe(0);
+    expect(burntOutShare(Buffer.alloc(0))).toBe(0);
+  });
+  it("the face's core is the middle of its box, within the picture", () => {
+    expect(portraitCore([0.2, 0.3, 0.1, 0.2])).toEqual({
+      left: expect.closeTo(0.22, 9),
+      top: expect.closeTo(0.34, 9),
+      width: expect.closeTo(0.06, 9),
+      height: expect.closeTo(0.12, 9),
+    });
+    const cut = portraitCore([-0.5, 0.9, 1, 0.5]);
+    expect(cut.left).toBe(0);
+    expect(cut.width).toBeCloseTo(0.3, 9);
+    expect(cut.top + cut.height).toBeCloseTo(1, 9);
   });
 });

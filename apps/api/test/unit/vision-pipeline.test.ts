@@ -385,6 +385,19 @@ describe('policy', () => {
     expect(decide({ ...ok, selfieHasFace: false, selfieFaceUnsure: true, faceMatch: null }).verdict).toBe('rejected');
     expect(decide({ ...ok, selfieFaceUnsure: false })).toEqual({ verdict: 'approved', reasons: [] });
   });
+  it('a portrait under a reflection: its low face match reviews, with the glare, instead of rejecting', () => {
+    // Retired held-out 5fbc/266: a glare spot over the printed face, a genuine user rejected at 0.28.
+    expect(decide({ ...ok, faceMatch: 0.28, portraitUnderGlare: true })).toEqual({
+      verdict: 'review',
+      reasons: ['face_mismatch', 'glare'],
+    });
+    expect(decide({ ...ok, faceMatch: 0.4, portraitUnderGlare: true })).toEqual({ verdict: 'review', reasons: ['face_mismatch', 'glare'] });
+    // A face that matched all the same is approved, the reflection unreported: it hid nothing that mattered.
+    expect(decide({ ...ok, faceMatch: 0.46, portraitUnderGlare: true })).toEqual({ verdict: 'approved', reasons: [] });
+    // Other rejecting reasons still reject.
+    expect(decide({ ...ok, faceMatch: 0.28, portraitUnderGlare: true, nameMatch: 0.3 }).verdict).toBe('rejected');
+    expect(decide({ ...ok, faceMatch: 0.28 })).toEqual({ verdict: 'rejected', reasons: ['face_mismatch'] });
+  });
   it('never approves a document whose expiry date was not read (its validity is unknown)', () => {
     expect(decide({ ...ok, expiryRead: false })).toEqual({ verdict: 'review', reasons: ['document_unreadable'] });
     expect(decide({ ...ok, expiryRead: false, documentExpired: true }).reasons).toEqual(['document_expired']);
