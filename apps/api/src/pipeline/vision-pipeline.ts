@@ -197,6 +197,9 @@ export class VisionPipeline implements VerificationPipeline {
       if (settled && expiryIn(inked)) return { reading: inked, others: [] };
       const grey = await read(page, false);
       const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
+      // Both readings read one surname by its label, and it is another family name altogether: the
+      // block would read it a third time (the name mismatches of retired seeds read 4 pages).
+      if (v.submittedFullName && sameOtherSurname(v.submittedFullName, inked, grey)) return { reading: best, others: [other] };
       // Neither reading is sure of the name or the fields: a document smaller in the frame is read
       // once more on its own block (find-document.ts), more pixels per letter and none of the
       // background's junk words. Only then, and kept only where no worse in name, fields and
@@ -471,6 +474,17 @@ function printedNameIn(
 ): DocumentName | null {
   const name = withGivenNamesFromText(typed, byLabels, reading.text);
   return name && { ...name, unsureWords: unsureWordsOf(reading) };
+}
+
+/**
+ * Whether two readings of a side read the same surname by its label, and it is no typed word (or
+ * two joined) within a misreading (`zoneSurnameNearTyped`): the document is another family's.
+ */
+export function sameOtherSurname(typed: string, a: TextReading, b: TextReading): boolean {
+  const [first, second] = [a, b].map((r) => printedFields(r.text).surname);
+  return Boolean(
+    first && second && normalizeName(first) === normalizeName(second) && !zoneSurnameNearTyped(typed, { surname: first, givenNames: '' }),
+  );
 }
 
 /** The words of a reading the recogniser was unsure of, normalised as names are. */

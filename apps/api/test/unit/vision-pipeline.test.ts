@@ -5,7 +5,7 @@ import type { FaceModels } from '../../src/pipeline/face-models.js';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
 import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
-import { isDrivingLicence, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
+import { isDrivingLicence, sameOtherSurname, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { samplePassport } from '../helpers/sample-passport.js';
@@ -315,6 +315,26 @@ describe('a driving licence: its printed text first, the zone only when that lea
     expect(doubt.reasons).toContain('name_mismatch');
     expect(doubt.stageTimes!.mrz).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('two readings of a side that agree on another family name', () => {
+  const card = (surname: string) => ({
+    text: `IDENTITY CARD\nNom / Surname\n${surname}\nPrénoms / Given names\nINGRID SOFIE\nNationalité / Nationality\nNOR`,
+    confidence: 0.7,
+    unsureWords: [],
+  });
+  it('is another person: the side is not read a third time on its block', () => {
+    expect(sameOtherSurname('Ingrid Sofie Ødegård', card('HADDAD'), card('HADDAD'))).toBe(true);
+  });
+  it('is not, where the readings differ, a surname is missing, or the surname is within a misreading of a typed word', () => {
+    expect(sameOtherSurname('Ingrid Sofie Ødegård', card('HADDAD'), card('HADDAO'))).toBe(false);
+    expect(sameOtherSurname('Ingrid Sofie Ødegård', card('HADDAD'), { text: 'IDENTITY CARD', confidence: 0.3, unsureWords: [] })).toBe(
+      false,
+    );
+    // ODEGARO read twice for a typed Ødegård: one letter off, a misreading the block may read right.
+    expect(sameOtherSurname('Ingrid Sofie Ødegård', card('ODEGARO'), card('ODEGARO'))).toBe(false);
+    expect(sameOtherSurname('Ingrid Haddad', card('HADDAD'), card('HADDAD'))).toBe(false);
+  });
 });
 
 describe('policy', () => {
