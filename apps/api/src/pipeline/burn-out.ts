@@ -5,7 +5,7 @@
  */
 
 /**
- * The share of an RGB region's pixels burnt out (luma 248 or more), for a region too small for
+ * The share of an RGB region's pixels burnt out (luma `BURNT_OUT_LEVEL` or more), for a region too small for
  * blocks: the middle of a document portrait's face, where a reflection leaves the face match
  * nothing to compare (`portraitCore`).
  */
@@ -13,7 +13,7 @@ export function burntOutShare(rgb: Buffer): number {
   const n = Math.floor(rgb.length / 3);
   if (!n) return 0;
   let burnt = 0;
-  for (let i = 0; i < n * 3; i += 3) if (0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]! >= 248) burnt++;
+  for (let i = 0; i < n * 3; i += 3) if (0.299 * rgb[i]! + 0.587 * rgb[i + 1]! + 0.114 * rgb[i + 2]! >= BURNT_OUT_LEVEL) burnt++;
   return burnt / n;
 }
 
@@ -46,7 +46,7 @@ export function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean
     for (let c = 0; c < cols; c++) {
       let s = 0;
       for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) s += grey[y * w + x]!;
-      if (s / (BLOCK * BLOCK) >= 248) burnt[r * cols + c] = 1;
+      if (s / (BLOCK * BLOCK) >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
     }
   }
   const around = bandsAround(grey, w, cols, rows);
@@ -293,6 +293,8 @@ function hullArea(patch: number[], cols: number): number {
 }
 /** Burn-out is judged on blocks of this many pixels square (of the grey copy at QUALITY_WIDTH). */
 const BLOCK = 8;
+/** A grey level from which a pixel (or a block's mean) is burnt out: nothing under it shows. */
+const BURNT_OUT_LEVEL = 248;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
 const MIN_SOLIDITY = 0.75;
 /**

@@ -85,12 +85,12 @@ export interface QualityThresholds {
  * (retired 5fbc/084) and 55 (heldout-ce1c/280, approved: read after its report); the 540 genuine
  * selfies of three retired seeds (5fbc, f081, 4424; a quarter under a poor lamp) measure 139 or
  * more, so the selfie's line is half that, 70. A reflection over the printed fields covers 1.4-9%
- * of the photo (dev, 14 cases); among 180 genuine captures of dev, over-exposed paper left at most 1.04% in patches
- * without print inside (a blank margin along a card's edge): the line is 1.2%. A patch shaped as a
- * lamp's image (`lampShaped`) has half that line: two reflections of 1.17% and 1.2% of the photo (a
- * small card in a large frame) had gone unreported. A picture is
- * washed out (glare) when even its darkest print is pale, the 0.1th percentile over 100, and sharp
- * (a small card on a white desk has a bright 5th percentile, but dark print).
+ * of the photo (dev, 14 cases); among 180 genuine captures of dev, over-exposed paper left at most
+ * 1.04% in patches without print inside (a blank margin along a card's edge): the line is 1.2%. A
+ * patch shaped as a lamp's image (`lampShaped`) has half that line: two reflections of 1.17% and
+ * 1.2% of the photo (a small card in a large frame) had gone unreported. A picture is washed out
+ * (glare) when even its darkest print is pale, the 0.1th percentile over 100, and sharp (a small
+ * card on a white desk has a bright 5th percentile, but dark print).
  */
 export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
   document: {
