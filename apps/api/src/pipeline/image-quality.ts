@@ -1,7 +1,7 @@
-import { laplacianVariance } from '@service/contract';
 import sharp from 'sharp';
 import { burntOut } from './burn-out.js';
 import { asDecoded, fromDecoded, type DecodedImage } from './decode.js';
+import { edgeVariance } from './edge-sharpness.js';
 
 /**
  * Image quality judged per kind of image (a document photo or a selfie), each problem with its
@@ -24,8 +24,9 @@ export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfi
 
 export interface ImageQuality {
   /**
-   * Variance of the Laplacian of the grey image at SHARPNESS_WIDTH px wide, scaled to a contrast
-   * of 128 grey levels (2nd to 98th percentile): a dim but sharp photo is not called blurry.
+   * Variance of the Laplacian's edges (`edgeVariance`: sensor noise taken out) of the grey image
+   * at SHARPNESS_WIDTH px wide, scaled to a contrast of 128 grey levels (2nd to 98th percentile):
+   * a dim but sharp photo is not called blurry, a blurred one under noise is.
    */
   sharpness: number;
   /** Mean grey level 0-255. */
@@ -79,12 +80,13 @@ export interface QualityThresholds {
  * webcam (480 x 640 or 640 x 480) is fine, 320 x 240 is not. Darkness is judged on the
  * highlights, not the mean: a card on a dark desk or a face lit by a dim lamp still has a white
  * or a lit side (dev: genuine documents 167 or more, genuine selfies under a poor lamp 86 or more;
- * photos taken in the dark 41 or less). Sharpness (contrast-normalised, dev): genuine documents
- * 280 or more at 512 px, blurred ones 25 or less; genuine selfies 145 or more at 256 px, blurred
- * ones 10 or less. Under a poor lamp a blurred selfie's sensor noise adds edges of its own: 37
- * (retired 5fbc/084) and 55 (heldout-ce1c/280, approved: read after its report); the 540 genuine
- * selfies of three retired seeds (5fbc, f081, 4424; a quarter under a poor lamp) measure 139 or
- * more, so the selfie's line is half that, 70. A reflection over the printed fields covers 1.4-9%
+ * photos taken in the dark 41 or less). Sharpness (`edgeVariance`, contrast-normalised; the
+ * tuning seed tune-b7e2, 320 cases): genuine documents 174 or more at 512 px, blurred ones 9 or
+ * less; genuine selfies 131 or more at 256 px (a third under a poor lamp), blurred ones 23 or
+ * less. The plain variance of the Laplacian counted a poor lamp's sensor noise as edges: blurred
+ * selfies measured 37 (retired 5fbc/084) and 55 (heldout-ce1c/280, approved), and with noise of
+ * 16 grey levels up to 1,277. Taken out, that noise leaves them 40 or less (61 under noise of
+ * 32): the selfie's line stays 70, about half the genuine least. A reflection over the printed fields covers 1.4-9%
  * of the photo (dev, 14 cases); among 180 genuine captures of dev, over-exposed paper left at most
  * 1.04% in patches without print inside (a blank margin along a card's edge): the line is 1.2%. A
  * patch shaped as a lamp's image (`lampShaped`) has half that line: two reflections of 1.17% and
@@ -136,7 +138,7 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     .raw()
     .toBuffer({ resolveWithObject: true });
   const contrast = Math.max(16, highlights - percentile(0.02));
-  const sharpness = laplacianVariance(small.data, small.info.width, small.info.height) / (contrast / 128) ** 2;
+  const sharpness = edgeVariance(small.data, small.info.width, small.info.height) / (contrast / 128) ** 2;
   return {
     sharpness,
     brightness: sum / data.length,
