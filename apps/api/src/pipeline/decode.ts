@@ -1,6 +1,7 @@
 import { LIMITS } from '@service/contract';
 import sharp, { type Sharp } from 'sharp';
 import { binariseLocally } from './binarise.js';
+import { portraitColumns, type PageBox } from './portrait-edges.js';
 
 /**
  * The one place the pipeline decodes an uploaded image. One policy for every stage:
@@ -193,17 +194,25 @@ export async function greyPage(img: DecodedImage, opts: { width: number; blank?:
  */
 export async function levelledGreyPage(
   levelled: DecodedImage,
-  opts: { width: number; blank?: Region; turnedBy: number },
+  opts: { width: number; blank?: Region; face?: Region; turnedBy: number },
 ): Promise<GreyPage> {
   const page = await greyPixels(fromDecoded(levelled), opts.width);
   if (opts.blank) {
     const k = page.width / levelled.pixelWidth;
-    paintPolygonWhite(
-      page,
-      turnedCorners(levelled, opts.blank, opts.turnedBy).map(([x, y]) => [x * k, y * k]),
-    );
+    const onPage = (r: Region) => turnedCorners(levelled, r, opts.turnedBy).map(([x, y]) => [x * k, y * k] as [number, number]);
+    const corners = onPage(opts.blank);
+    // With the face it was drawn around, the blank is kept within the portrait's printed edges.
+    const columns = opts.face ? portraitColumns(page, boxOf(corners), boxOf(onPage(opts.face))) : undefined;
+    paintPolygonWhite(page, corners, columns);
   }
   return page;
+}
+
+/** The upright box around a polygon's corners (pixels). */
+function boxOf(corners: [number, number][]): PageBox {
+  const xs = corners.map(([x]) => x);
+  const ys = corners.map(([, y]) => y);
+  return { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
 }
 
 /**
@@ -230,8 +239,8 @@ export function turnedCorners(img: DecodedImage, r: Region, degrees: number): [n
   ).map(([x, y]) => [W / 2 + (x - W / 2) * cos - (y - H / 2) * sin, H / 2 + (x - W / 2) * sin + (y - H / 2) * cos]);
 }
 
-/** Every pixel of a grey page whose centre lies inside a convex polygon (pixel coordinates), set to white. */
-function paintPolygonWhite(page: GreyPage, corners: [number, number][]): void {
+/** Every pixel of a grey page whose centre lies inside a convex polygon (pixel coordinates), within `columns` [left, right) when given, set to white. */
+function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?: { left: number; right: number }): void {
   const ys = corners.map(([, y]) => y);
   const rowFrom = Math.max(0, Math.ceil(Math.min(...ys) - 0.5));
   const rowTo = Math.min(page.height - 1, Math.floor(Math.max(...ys) - 0.5));
@@ -249,8 +258,8 @@ function paintPolygonWhite(page: GreyPage, corners: [number, number][]): void {
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);
     }
-    const from = Math.max(0, Math.ceil(lo - 0.5));
-    const to = Math.min(page.width - 1, Math.floor(hi - 0.5));
+    const from = Math.max(0, Math.ceil(lo - 0.5), columns?.left ?? 0);
+    const to = Math.min(page.width - 1, Math.floor(hi - 0.5), (columns?.right ?? page.width) - 1);
     if (to >= from) page.pixels.fill(255, row * page.width + from, row * page.width + to + 1);
   }
 }

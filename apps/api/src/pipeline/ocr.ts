@@ -56,9 +56,12 @@ export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegr
   return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
 }
 
-/** A side already levelled by `turnedBy` degrees, prepared as `textPage` prepares it turned (`blank` given on the side as taken). */
-export function levelledTextPage(levelled: DecodedImage, opts: { blank?: Region; turnedBy: number }): Promise<GreyPage> {
-  return levelledGreyPage(levelled, { width: TEXT_WIDTH, blank: opts.blank, turnedBy: opts.turnedBy });
+/**
+ * A side already levelled by `turnedBy` degrees, prepared as `textPage` prepares it turned (`blank`
+ * and the `face` it was drawn around given on the side as taken: the blank stays within the portrait).
+ */
+export function levelledTextPage(levelled: DecodedImage, opts: { blank?: Region; face?: Region; turnedBy: number }): Promise<GreyPage> {
+  return levelledGreyPage(levelled, { width: TEXT_WIDTH, ...opts });
 }
 
 /** What the recogniser read on a page. */

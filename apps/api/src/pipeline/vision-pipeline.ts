@@ -183,7 +183,10 @@ export class VisionPipeline implements VerificationPipeline {
       // Printed text has no check digit: where it misread the typed name in a known way (a letter
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
       // On the side as the zone stage levelled it (the same turn, done once per run).
-      const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, turnedBy: turn }));
+      // The face the blank was drawn around keeps it within the portrait's printed edges (portrait-edges.ts).
+      const [left, top, width, height] = portrait?.box ?? [0, 0, 0, 0];
+      const face = portrait ? { left, top, width, height } : undefined;
+      const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
       const read = async (on: GreyPage, binarise: boolean) => {
         const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text, r.unsureWords) } : r;

@@ -1,0 +1,82 @@
+import type { GreyPage } from './decode.js';
+
+/** Columns [left, right) and rows [top, bottom) of a grey page, in pixels. */
+export interface PageBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * A column is empty when at most this share of its rows holds ink (2 px in any case, for noise):
+ * a letter's thin diagonal (the middle of an N) still holds a few pixels of ink.
+ */
+const EMPTY_SHARE = 0.005;
+/** The scan starts this share of the face box's width inside it: a detector's box can reach past a tight portrait's edge. */
+const START_INSIDE = 0.15;
+/** Ink: this many grey levels under the paper, the column's 90th percentile over the rows judged. */
+const INK_UNDER_PAPER = 40;
+const PAPER_PERCENTILE = 0.9;
+/** The gap between a portrait and the print beside it: this share of the page's width, at least 4 px (a small card's: 7 px). */
+const GAP_SHARE = 0.003;
+/** The rows judged: from this share of the face box's height above it to this share below (the shoulders, as wide as a loose portrait). */
+const ROWS_ABOVE = 0.25;
+const ROWS_BELOW = 0.6;
+
+/**
+ * The blank over a printed portrait narrowed, left and right, to the portrait's own edges. The
+ * blank is drawn from the face box with room for hair and a loose crop (`portraitRegion`): beside
+ * a portrait cropped tight, that room is the print beside it. On cards drawn differently from the
+ * evaluation set (labels above their values, the portrait cropped to the face), it painted out
+ * the first letters of every field beside the portrait and rejected genuine licences as
+ * unreadable. From just inside the face outward, the first run of empty columns (no ink from the
+ * face's brow to its shoulders) is the gap between the portrait and what lies beside it; the
+ * blank then ends half way across it. Where no such gap lies within the blank (a loose crop
+ * whose shoulders fill it, the desk beside a card's edge) the blank is kept as it was.
+ */
+export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): { left: number; right: number } {
+  // The rows of the face, from its brow to its shoulders: the blank's own rows reach past a
+  // small card's edge onto the desk, dark across every column.
+  const faceHeight = face.bottom - face.top;
+  const top = Math.max(0, Math.floor(blank.top), Math.floor(face.top - ROWS_ABOVE * faceHeight));
+  const bottom = Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + ROWS_BELOW * faceHeight));
+  const left = Math.max(0, Math.floor(blank.left));
+  const right = Math.min(page.width, Math.ceil(blank.right));
+  if (bottom - top < 8 || right - left < 8) return { left, right };
+  const maxInk = Math.max(2, EMPTY_SHARE * (bottom - top));
+  const hist = new Uint32Array(256);
+  const empty = (x: number) => {
+    // Ink against the column's own paper: light falls off across a card, by more than the margin.
+    hist.fill(0);
+    for (let y = top; y < bottom; y++) hist[page.pixels[y * page.width + x]!]!++;
+    const ink = percentile(hist, bottom - top, PAPER_PERCENTILE) - INK_UNDER_PAPER;
+    let n = 0;
+    for (let v = 0; v < ink; v++) if ((n += hist[v]!) > maxInk) return false;
+    return true;
+  };
+  const gap = Math.max(4, Math.round(GAP_SHARE * page.width));
+  // Outward from the face's edge, one side then the other.
+  const edge = (from: number, to: number, step: 1 | -1) => {
+    let run = 0;
+    for (let x = from; step > 0 ? x < to : x >= to; x += step) {
+      run = empty(x) ? run + 1 : 0;
+      // The run began gap - 1 columns back: the blank keeps the half of the gap next to the portrait.
+      if (run >= gap) return x - step * (gap - 1) + step * Math.floor(gap / 2);
+    }
+    return null;
+  };
+  const inside = START_INSIDE * (face.right - face.left);
+  const faceRight = Math.max(left, Math.min(right, Math.ceil(face.right - inside)));
+  const faceLeft = Math.max(left, Math.min(right, Math.floor(face.left + inside)));
+  const r = edge(faceRight, right, 1);
+  const l = edge(faceLeft - 1, left, -1);
+  return { left: l === null ? left : l + 1, right: r === null ? right : r };
+}
+
+/** The grey level under which a share `p` of the `n` pixels of a histogram lie. */
+function percentile(hist: Uint32Array, n: number, p: number): number {
+  let seen = 0;
+  for (let v = 0; v < 256; v++) if ((seen += hist[v]!) >= p * n) return v;
+  return 255;
+}

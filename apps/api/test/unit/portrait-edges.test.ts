@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { GreyPage } from '../../src/pipeline/decode.js';
+import { portraitColumns } from '../../src/pipeline/portrait-edges.js';
+
+const W = 800;
+const H = 500;
+const PAPER = 220;
+
+/** A card: a portrait (textured, x 100-300, y 100-360), print beside it from `printFrom`, the desk under row `deskFrom`. */
+function card(opts: { printFrom: number; deskFrom?: number }): GreyPage {
+  const pixels = Buffer.alloc(W * H, PAPER);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (opts.deskFrom !== undefined && y >= opts.deskFrom) pixels[i] = 40;
+      else if (x >= 100 && x < 300 && y >= 100 && y < 360) pixels[i] = 60 + ((x * 7 + y * 13) % 90);
+      // Lines of print: 14 px letters with 4 px between them, on rows 12 px high every 30.
+      else if (x >= opts.printFrom && x < 760 && y % 30 < 12 && x % 18 < 14) pixels[i] = 30;
+    }
+  return { pixels, width: W, height: H };
+}
+// The face box inside the portrait, and the blank drawn around it with room for a loose crop.
+const face = { left: 140, right: 290, top: 150, bottom: 300 };
+const blank = { left: 60, right: 360, top: 60, bottom: 480 };
+
+describe('portraitColumns: the blank over a portrait kept within its printed edges', () => {
+  it('ends half way across the gap between a tight portrait and the print beside it', () => {
+    const { left, right } = portraitColumns(card({ printFrom: 310 }), blank, face);
+    // The portrait ends at 300, the print begins at 310: the blank stops between them.
+    expect(right).toBeGreaterThan(300);
+    expect(right).toBeLessThan(310);
+    // On the other side the paper is empty from the portrait's edge on.
+    expect(left).toBeLessThanOrEqual(100);
+    expect(left).toBeGreaterThan(90);
+  });
+
+  it('a gap of 7 px is enough; the desk under a small card does not hide it', () => {
+    const { right } = portraitColumns(card({ printFrom: 307, deskFrom: 450 }), blank, face);
+    expect(right).toBeGreaterThan(300);
+    expect(right).toBeLessThan(307);
+  });
+
+  it('keeps the blank where no gap lies within it: a loose portrait wider than the face box', () => {
+    const loose = { left: 200, right: 260, top: 150, bottom: 300 };
+    const page = card({ printFrom: 310 });
+    // Shoulders below the face, as wide as the blank.
+    for (let y = 300; y < 460; y++) for (let x = 60; x < 360; x++) page.pixels[y * W + x] = 90;
+    expect(portraitColumns(page, blank, loose)).toEqual({ left: 60, right: 360 });
+  });
+});
