@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { GreyPage } from '../../src/pipeline/decode.js';
+import { decodeImage, type GreyPage } from '../../src/pipeline/decode.js';
+import { levelledTextPage } from '../../src/pipeline/ocr.js';
 import { portraitColumns } from '../../src/pipeline/portrait-edges.js';
 
 const W = 800;
@@ -46,5 +48,34 @@ describe('portraitColumns: the blank over a portrait kept within its printed edg
     // Shoulders below the face, as wide as the blank.
     for (let y = 300; y < 460; y++) for (let x = 60; x < 360; x++) page.pixels[y * W + x] = 90;
     expect(portraitColumns(page, blank, loose)).toEqual({ left: 60, right: 360 });
+  });
+});
+
+describe('the text page keeps the print beside a tight portrait', () => {
+  it('the whole side as read: the blank stops at the portrait', async () => {
+    const g = card({ printFrom: 310 });
+    const img = await decodeImage(
+      await sharp(g.pixels, { raw: { width: W, height: H, channels: 1 } })
+        .png()
+        .toBuffer(),
+    );
+    const rel = (b: { left: number; right: number; top: number; bottom: number }) => ({
+      left: b.left / W,
+      top: b.top / H,
+      width: (b.right - b.left) / W,
+      height: (b.bottom - b.top) / H,
+    });
+    // Ink left in the first letters beside the portrait (x 310-340, rows of print), on a page of any width.
+    const inkBeside = (page: GreyPage) => {
+      const k = page.width / W;
+      let n = 0;
+      for (let y = 100; y < 360; y++)
+        for (let x = 310; x < 340; x++) if (page.pixels[Math.round(y * k) * page.width + Math.round(x * k)]! < 128) n++;
+      return n;
+    };
+    const options = { blank: rel(blank), face: rel(face) };
+    expect(inkBeside(await levelledTextPage(img, { ...options, turnedBy: 0 }))).toBeGreaterThan(100);
+    // Without the face the blank is drawn around, it paints them out as before.
+    expect(inkBeside(await levelledTextPage(img, { blank: rel(blank), turnedBy: 0 }))).toBe(0);
   });
 });

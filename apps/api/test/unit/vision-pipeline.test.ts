@@ -151,6 +151,18 @@ describe('vision pipeline on synthetic documents', () => {
     expect(r.verdict).toBe('rejected');
   }, 120_000);
 
+  it('a selfie framed high, her hair cut by the frame: review with no_face_in_selfie, her face matched, not rejected', async () => {
+    // Eyes at a ninth of the height: a face cut at the eyes by a photo of the chest measures so too.
+    const photo = await sharp(path.join(fixtures, 'astronaut.png')).resize(576, 576).toBuffer();
+    const high = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c8c2b8' } })
+      .composite([{ input: await sharp(photo).extract({ left: 0, top: 75, width: 576, height: 480 }).toBuffer(), left: 32, top: 0 }])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const r = await run('Ana Lucía Martínez García', await passport(), high);
+    expect(r).toMatchObject({ verdict: 'review', reasons: ['no_face_in_selfie'] });
+    expect(r.scores.face_match).toBeGreaterThan(POLICY.faceMatch.review);
+  }, 120_000);
+
   it('a selfie without a face: rejected with no_face_in_selfie', async () => {
     const r = await run('Ana Lucía Martínez García', await passport(), await textCard());
     expect(r.reasons).toContain('no_face_in_selfie');
