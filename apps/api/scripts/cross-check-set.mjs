@@ -8,7 +8,8 @@
  * typed-name variants. Classes: the four genuine kinds of the evaluation set, other_surname and
  * other_face. Writes the images and cases.json (an array) under the folder given; not part of
  * npm test (docs/pipeline.md, "twenty-fourth round"). Fonts: `apt-get install
- * fonts-roboto-unhinted fonts-open-sans fonts-freefont-ttf` (else Chromium falls back).
+ * fonts-roboto-unhinted fonts-open-sans fonts-freefont-ttf` (else Chromium falls back). Chromium
+ * is Debian's, driven by the Playwright the e2e workspace installs (hoisted to the root).
  */
 import fs from 'node:fs';
 import path from 'node:path';
