@@ -1,7 +1,8 @@
 /**
  * Variance of the Laplacian of an 8-bit grey image (4-neighbour kernel, borders skipped): the
- * blur measure shared by the server's `image_quality` and the widget's `blurry_image` hint, so
- * both judge sharpness the same way. Higher is sharper; compare values at a fixed width.
+ * widget's `blurry_image` hint on a camera frame. The server's `image_quality` starts from the
+ * same variance and takes the sensor noise out of it (apps/api `edge-sharpness.ts`): a blurred
+ * selfie under a poor lamp measures sharp here. Higher is sharper; compare values at a fixed width.
  */
 export function laplacianVariance(grey: ArrayLike<number>, width: number, height: number): number {
   let sum = 0;
