@@ -1,3 +1,5 @@
+import { histogramPercentile } from './histogram.js';
+
 /**
  * Sharpness that sensor noise cannot fake: the variance of the Laplacian (4-neighbour kernel,
  * borders skipped) less the share a Gaussian core accounts for. Noise spreads the Laplacian as
@@ -28,8 +30,5 @@ export function edgeVariance(grey: ArrayLike<number>, width: number, height: num
   // The bell's spread from the 40th percentile of |Laplacian| (0.5244 sd for a Gaussian), not the
   // median: print in focus can make edges of a quarter of the pixels, and the median would then
   // lean on them. Lower percentiles took less noise out of blurred selfies (tuning seed tune-b7e2).
-  let seen = 0;
-  let quantile = 0;
-  while ((seen += counts[quantile]!) < 0.4 * n) quantile++;
-  return Math.max(0, variance - (quantile / 0.5244) ** 2);
+  return Math.max(0, variance - (histogramPercentile(counts, n, 0.4) / 0.5244) ** 2);
 }

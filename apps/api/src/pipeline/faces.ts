@@ -475,14 +475,20 @@ function wholeWithin(box: Box, tile: Region): boolean {
  * at the eyes by the top of a photo of the chest (dev 291, 425) or a chin there (1e4e/44) is no
  * face to match.
  */
-function inFrame({ box: [, y, , h], eyes }: FaceResult): boolean {
-  return y >= -0.25 * h && y + h <= 1 + 0.25 * h && (eyes === undefined || (eyes >= EYES_INSIDE && eyes <= 1 - EYES_INSIDE));
+function inFrame({ box, eyes }: FaceResult): boolean {
+  return heightInFrame(box) && (eyes === undefined || eyesInside(eyes, EYES_INSIDE));
 }
 
 /** A selfie's face inside the frame as `inFrame` has it, but for its eyes, which lie between EYES_AT_EDGE and EYES_INSIDE of an edge. */
-function atFrameEdge({ box: [, y, , h], eyes }: FaceResult): boolean {
-  return y >= -0.25 * h && y + h <= 1 + 0.25 * h && eyes !== undefined && eyes >= EYES_AT_EDGE && eyes <= 1 - EYES_AT_EDGE;
+function atFrameEdge({ box, eyes }: FaceResult): boolean {
+  return heightInFrame(box) && eyes !== undefined && eyesInside(eyes, EYES_AT_EDGE);
 }
+
+/** A box past the frame's top or bottom edge by at most a quarter of its height. */
+const heightInFrame = ([, y, , h]: Box) => y >= -0.25 * h && y + h <= 1 + 0.25 * h;
+
+/** An eye line at least `margin` of the frame's height inside its top and its bottom. */
+const eyesInside = (eyes: number, margin: number) => eyes >= margin && eyes <= 1 - margin;
 
 /** A selfie's face found on a square: whole in height, at most a quarter of its width past a side edge. */
 function withinFrame([x, y, w, h]: Box): boolean {

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { burntOut } from './burn-out.js';
 import { asDecoded, fromDecoded, type DecodedImage } from './decode.js';
 import { edgeVariance } from './edge-sharpness.js';
+import { histogramPercentile } from './histogram.js';
 
 /**
  * Image quality judged per kind of image (a document photo or a selfie), each problem with its
@@ -125,11 +126,7 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     sum += v;
     hist[v]!++;
   }
-  const percentile = (p: number) => {
-    let seen = 0;
-    for (let v = 0; v < 256; v++) if ((seen += hist[v]!) >= p * data.length) return v;
-    return 255;
-  };
+  const percentile = (p: number) => histogramPercentile(hist, data.length, p);
   const highlights = percentile(0.98);
   const darkest = percentile(0.001);
   const small = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })

@@ -1,4 +1,5 @@
 import type { GreyPage } from './decode.js';
+import { histogramPercentile } from './histogram.js';
 
 /** Columns [left, right) and rows [top, bottom) of a grey page, in pixels. */
 export interface PageBox {
@@ -50,7 +51,7 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     // Ink against the column's own paper: light falls off across a card, by more than the margin.
     hist.fill(0);
     for (let y = top; y < bottom; y++) hist[page.pixels[y * page.width + x]!]!++;
-    const ink = percentile(hist, bottom - top, PAPER_PERCENTILE) - INK_UNDER_PAPER;
+    const ink = histogramPercentile(hist, bottom - top, PAPER_PERCENTILE) - INK_UNDER_PAPER;
     let n = 0;
     for (let v = 0; v < ink; v++) if ((n += hist[v]!) > maxInk) return false;
     return true;
@@ -72,11 +73,4 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
   const r = edge(faceRight, right, 1);
   const l = edge(faceLeft - 1, left, -1);
   return { left: l === null ? left : l + 1, right: r === null ? right : r };
-}
-
-/** The grey level under which a share `p` of the `n` pixels of a histogram lie. */
-function percentile(hist: Uint32Array, n: number, p: number): number {
-  let seen = 0;
-  for (let v = 0; v < 256; v++) if ((seen += hist[v]!) >= p * n) return v;
-  return 255;
 }

@@ -124,10 +124,7 @@ export class VisionPipeline implements VerificationPipeline {
     const onScreen = async () => {
       const face = await docFaceFound;
       if (!face) return false;
-      const [left, top, width, height] = face.box;
-      return showsScreen(
-        await timed('quality', () => screenPattern(images.docFront, front, { left, top, width, height }).catch(() => null)),
-      );
+      return showsScreen(await timed('quality', () => screenPattern(images.docFront, front, regionOf(face.box)).catch(() => null)));
     };
     // How well a printed reading bears out the typed name (1 when none was typed), and whether it shows an expiry date.
     const nameIn = (r: TextReading) =>
@@ -184,8 +181,7 @@ export class VisionPipeline implements VerificationPipeline {
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
       // On the side as the zone stage levelled it (the same turn, done once per run).
       // The face the blank was drawn around keeps it within the portrait's printed edges (portrait-edges.ts).
-      const [left, top, width, height] = portrait?.box ?? [0, 0, 0, 0];
-      const face = portrait ? { left, top, width, height } : undefined;
+      const face = portrait ? regionOf(portrait.box) : undefined;
       const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
       const read = async (on: GreyPage, binarise: boolean) => {
         const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
@@ -562,6 +558,9 @@ const NO_TEXT: TextReading = { text: '', confidence: 1, unsureWords: [] };
 const SELFIE_SIDE = 1024;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** A face box (relative [x, y, w, h]) as a region. */
+const regionOf = ([left, top, width, height]: [number, number, number, number]): Region => ({ left, top, width, height });
 
 /** The printed portrait around a detected face box (relative [x, y, w, h]): the face plus hair, neck and frame. */
 export function portraitRegion([x, y, w, h]: [number, number, number, number]) {
