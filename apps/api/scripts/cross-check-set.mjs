@@ -88,8 +88,10 @@ const yymmdd = (d) => d.slice(2, 4) + d.slice(5, 7) + d.slice(8, 10);
 function td3(p) {
   const l1 = pad(`P<${p.nat}${translit(p.surname)}<<${translit(p.given)}`, 44);
   const opt = pad('', 14);
-  const a = `${p.number}${cd(p.number)}${p.nat}${yymmdd(p.dob)}${cd(yymmdd(p.dob))}${p.sex}${yymmdd(p.exp)}${cd(yymmdd(p.exp))}${opt}${cd(opt)}`;
-  const comp = p.number + cd(p.number) + yymmdd(p.dob) + cd(yymmdd(p.dob)) + yymmdd(p.exp) + cd(yymmdd(p.exp)) + opt + cd(opt);
+  // The number's field is 9 characters: an 8-character number is padded with a filler.
+  const num = p.number.padEnd(9, '<');
+  const a = `${num}${cd(num)}${p.nat}${yymmdd(p.dob)}${cd(yymmdd(p.dob))}${p.sex}${yymmdd(p.exp)}${cd(yymmdd(p.exp))}${opt}${cd(opt)}`;
+  const comp = num + cd(num) + yymmdd(p.dob) + cd(yymmdd(p.dob)) + yymmdd(p.exp) + cd(yymmdd(p.exp)) + opt + cd(opt);
   return [l1, a + cd(comp)];
 }
 function td1(p) {
