@@ -10,6 +10,7 @@ import {
   type Region,
 } from './decode.js';
 import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitCore } from './burn-out.js';
+import { squareUp } from './document-quad.js';
 import { documentRegion } from './find-document.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
@@ -145,7 +146,9 @@ export class VisionPipeline implements VerificationPipeline {
       }
       let mrz: MrzFields | null = null;
       for (const side of mrzSides(v.documentType, { docFront: front, docBack: back })) {
-        mrz = await timed('mrz', () => this.readMrz(side));
+        // What the side's quad is looked for around, should its zone need squaring up: the front's portrait.
+        const onSide = side === front ? docFaceFound.then((f) => (f ? regionOf(f.box) : MIDDLE)) : Promise.resolve(MIDDLE);
+        mrz = await timed('mrz', () => this.readMrz(side, onSide));
         if (mrz) break;
       }
       if (mrz) return { mrz, text: NO_TEXT, otherTexts: [] };
@@ -189,6 +192,20 @@ export class VisionPipeline implements VerificationPipeline {
       };
       const better = (a: TextReading, b: TextReading) =>
         nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
+      // A second reading of part of the side (its block, or the document squared up) replaces a weak
+      // first one when no worse in name, fields and confidence and better in what document_ocr
+      // makes of it; or when it bears the typed name out where the first did not, with no fewer
+      // fields, though its recogniser is a little less sure: a small card on a patterned cloth read
+      // D'ANGELO and METTE on its block alone, at 0.29 against the side's 0.32 for junk, and was rejected.
+      const keptOver = (reading: TextReading, first: TextReading) => {
+        const noWorse =
+          nameIn(reading) >= nameIn(first) && fieldsIn(reading.text) >= fieldsIn(first.text) && reading.confidence >= first.confidence;
+        const namesIt =
+          nameIn(reading) >= POLICY.nameMatch.review &&
+          nameIn(first) < POLICY.nameMatch.review &&
+          fieldsIn(reading.text) >= fieldsIn(first.text);
+        return (noWorse && readScore(reading) > readScore(first)) || namesIt;
+      };
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
       const inked = await read(page, true);
@@ -210,8 +227,25 @@ export class VisionPipeline implements VerificationPipeline {
       // Neither reading showed an expiry date (misread in both: a glare, a shadow, a date's digits
       // run into its label): the block is read for the fields alone, never to replace the reading.
       const expiryLost = !expiryIn(best) && !expiryIn(other);
+      // Read weakly, a document found by its four edges is seen square on (document-quad.ts) and
+      // read again: under perspective its lines converge and its portrait's edges lean, so the
+      // blank over the portrait takes the first letters beside it and the recogniser loses lines.
+      // Kept on the terms the block is kept on (below).
+      const squared = weak && face ? await timed('ocr', () => squareUp(front, face)) : null;
+      const onSquare: TextReading[] = [];
+      if (squared) {
+        const squaredFace = squared.region(face!);
+        const squaredPage = await timed('ocr', () =>
+          levelledTextPage(squared.image, { blank: portraitRegion(boxOf(squaredFace)), face: squaredFace, turnedBy: 0 }),
+        );
+        for (const binarise of [true, false]) {
+          const reading = await read(squaredPage, binarise);
+          if (keptOver(reading, best)) return { reading, others: [best, other] };
+          onSquare.push(reading);
+        }
+      }
       const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
-      if (!block || !blank) return { reading: best, others: [other] };
+      if (!block || !blank) return { reading: best, others: [other, ...onSquare] };
       // The block keeps the blank as drawn: narrowed to the portrait's edge there too, it read
       // worse (tune-b7e2 and the check set: 1 case gained, 4 lost).
       const blockPage = await timed('ocr', () =>
@@ -221,21 +255,12 @@ export class VisionPipeline implements VerificationPipeline {
       // Binarised, then (when that is not kept) as it is, as the whole side was.
       for (const binarise of [true, false]) {
         const reading = await read(blockPage, binarise);
-        const noWorse =
-          nameIn(reading) >= nameIn(best) && fieldsIn(reading.text) >= fieldsIn(best.text) && reading.confidence >= best.confidence;
-        // A block that bears the typed name out where the whole side did not is kept though its
-        // recogniser is a little less sure: a small card on a patterned cloth read D'ANGELO and
-        // METTE on its block alone, at 0.29 against the side's 0.32 for junk, and was rejected.
-        const namesIt =
-          nameIn(reading) >= POLICY.nameMatch.review &&
-          nameIn(best) < POLICY.nameMatch.review &&
-          fieldsIn(reading.text) >= fieldsIn(best.text);
         // The whole side's readings stay as the others: a date the block lost may be in either.
-        if (weak && ((noWorse && readScore(reading) > readScore(best)) || namesIt)) return { reading, others: [best, other] };
+        if (weak && keptOver(reading, best)) return { reading, others: [best, other, ...onSquare] };
         onBlock.push(reading);
         if (!weak && expiryIn(reading)) break;
       }
-      return { reading: best, others: [other, ...onBlock] };
+      return { reading: best, others: [other, ...onSquare, ...onBlock] };
     };
     const [{ mrz, text, otherTexts }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
       readDocument(),
@@ -362,11 +387,12 @@ export class VisionPipeline implements VerificationPipeline {
    * The MRZ of one side, read on the straightened image: first the bottom of the picture (a
    * document that fills it), then the band found by its text lines (a document smaller in the
    * frame) and, where that band began above the bottom, the two readings stacked; then, for a
-   * crooked estimate, the bottom of the picture as taken. A side where no reading showed a line
-   * of a zone has none (a card's printed front, a licence): the band is read only where it lies
-   * above the bottom already read, and the picture as taken not at all.
+   * crooked estimate, the bottom of the picture as taken; last, the side found by its edges around
+   * `onSide` and squared up. A side where no reading showed a line of a zone has none (a card's
+   * printed front, a licence): the band is read only where it lies above the bottom already read,
+   * and the picture as taken and the squared-up side not at all.
    */
-  private async readMrz(side: DecodedImage): Promise<MrzFields | null> {
+  private async readMrz(side: DecodedImage, onSide: Promise<Region>): Promise<MrzFields | null> {
     const level = await this.levelled(side);
     let zoneSeen = false;
     const parsed = (text: string) => {
@@ -398,7 +424,13 @@ export class VisionPipeline implements VerificationPipeline {
     // dark desk draws a line of "ink"): the zone's first line is then above it.
     const higher = band && zoneSeen ? await attempt(level, raised(band)) : null;
     if (higher) return higher;
-    return level === side || !zoneSeen ? null : attempt(side, MRZ_BOTTOM);
+    const asTaken = level === side || !zoneSeen ? null : await attempt(side, MRZ_BOTTOM);
+    if (asTaken || !zoneSeen) return asTaken;
+    // A zone seen and not read: the side under perspective (its lines converge, one levelling does
+    // not level them all) is found by its four edges, seen square on (document-quad.ts), and its
+    // lower half read; a TD1 card's zone fills up to the lower 45% of it.
+    const squared = await squareUp(side, await onSide);
+    return squared && attempt(squared.image, SQUARED_ZONE);
   }
 
   /** The degrees that level a side's text lines (0 under a degree off: not worth a resampling). */
@@ -425,6 +457,11 @@ function raised(r: Region): Region {
   const top = Math.max(0, r.top - r.height / 2);
   return { ...r, top, height: r.height + (r.top - top) };
 }
+
+/** Where a squared-up document's zone is read from: its lower half. */
+const SQUARED_ZONE = 0.5;
+/** The middle of a photo: a side without a portrait (a card's back) is looked for around it. */
+const MIDDLE: Region = { left: 0.4, top: 0.4, width: 0.2, height: 0.2 };
 
 /** Where the first reading of a zone starts: the bottom 40% of the side. */
 const MRZ_BOTTOM = 0.6;
@@ -561,6 +598,8 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** A face box (relative [x, y, w, h]) as a region. */
 const regionOf = ([left, top, width, height]: [number, number, number, number]): Region => ({ left, top, width, height });
+/** A region as a face box (relative [x, y, w, h]). */
+const boxOf = (r: Region): [number, number, number, number] => [r.left, r.top, r.width, r.height];
 
 /** The printed portrait around a detected face box (relative [x, y, w, h]): the face plus hair, neck and frame. */
 export function portraitRegion([x, y, w, h]: [number, number, number, number]) {

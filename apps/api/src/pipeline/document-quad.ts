@@ -1,0 +1,327 @@
+import { fromDecoded, type DecodedImage, type Region } from './decode.js';
+import { apply, homography } from './homography.js';
+
+/** A point in pixels of the decoded image. */
+export type Point = [number, number];
+/** The document's corners, clockwise from its top left, in pixels of the decoded image. */
+export type Quad = [Point, Point, Point, Point];
+
+/** The edges are looked for on the photo scaled to this width (a card's edge is a long, plain line; no detail is needed). */
+const ANALYSIS_WIDTH = 640;
+/** An edge pixel: a Sobel magnitude of at least this on the blurred grey picture (a light card on a light desk: about 40). */
+const EDGE_MAGNITUDE = 24;
+/** Hough bins: the edge's direction (the grey's gradient, so its polarity is kept) in degrees, its distance in px. */
+const ANGLE_STEP = 2;
+/** A side's normal at most this far from its place's (the top's points down or up): a document tilted 15 degrees and turned 12. */
+const MAX_SIDE_TURN = 40;
+/** A side must hold edge pixels along this share of the length it would have at least (a shadow or a finger can hide the rest). */
+const MIN_SUPPORT = 0.35;
+/** The strongest lines weighed per side (a striped desk holds dozens longer than the card's side). */
+const CANDIDATES = 80;
+/** Lines supported nearly as well as a side's best (this share) are its candidates; the innermost wins. */
+const NEAR_BEST = 0.85;
+/** Width over height of the quad found, its opposite sides averaged: ID-1 cards 1.59, TD3 pages 1.42, TD2 1.41, with room for perspective. */
+const MIN_ASPECT = 1.15;
+const MAX_ASPECT = 1.95;
+
+interface Line {
+  /** The edge's normal, pointing from dark to light, radians. */
+  angle: number;
+  /** Its distance from the origin along the normal, analysis px. */
+  rho: number;
+  votes: number;
+}
+
+/**
+ * The document's four edges in a photo, found around something known to be on it (`inside`: its
+ * printed portrait, or the middle of the photo for a side without one), for the perspective
+ * correction (`rectify`). A card or a data page on a desk is a bright (or dark) quadrilateral
+ * against its background: its four edges are the longest straight edges of one polarity around
+ * what it holds. Edges of the grey picture vote in a Hough accumulator by their own direction (so a
+ * card's top edge, light below, is never confused with a shadow's, dark below); per side, the
+ * strongest line with `inside` wholly on its document side is kept, for the polarity whose four
+ * sides vote most. Null when the corners fall outside the photo (the document fills or leaves the
+ * frame), the quad is not a document's shape, or a side is too faint (a white card on a white
+ * table): the stages then read the photo as before.
+ */
+export async function findDocumentQuad(img: DecodedImage, inside: Region): Promise<Quad | null> {
+  const scale = Math.min(1, ANALYSIS_WIDTH / img.pixelWidth);
+  const { data, info } = await fromDecoded(img)
+    .resize({ width: Math.round(img.pixelWidth * scale) })
+    .greyscale()
+    .blur(1.2)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  const h = info.height;
+  const k = w / img.pixelWidth;
+  const { lines, edges } = houghLines(data, w, h);
+  const box = {
+    x0: inside.left * w,
+    y0: inside.top * h,
+    x1: (inside.left + inside.width) * w,
+    y1: (inside.top + inside.height) * h,
+  };
+  const corners: Point[] = [
+    [box.x0, box.y0],
+    [box.x1, box.y0],
+    [box.x1, box.y1],
+    [box.x0, box.y1],
+  ];
+  const centre: Point = [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2];
+  // Normals pointing into the document from each side: down from the top, left from the right...
+  const sides = [90, 180, 270, 0].map((d) => (d * Math.PI) / 180);
+  let best: { lines: Line[]; votes: number } | null = null;
+  // A light document has its normals (dark to light) pointing inward; a dark one outward.
+  for (const flip of [0, Math.PI]) {
+    // The document lies on the normal's side (light) for a light document, the other for a dark one.
+    const sign = flip ? -1 : 1;
+    const candidates = sides.map((inward, s) => {
+      const minLength = MIN_SUPPORT * (s % 2 === 0 ? box.x1 - box.x0 : box.y1 - box.y0);
+      return lines
+        .filter(
+          (l) =>
+            angleBetween(l.angle, inward + flip) <= (MAX_SIDE_TURN * Math.PI) / 180 &&
+            l.votes >= minLength &&
+            corners.every(([x, y]) => sign * (x * Math.cos(l.angle) + y * Math.sin(l.angle) - l.rho) > 2),
+        )
+        .sort((a, b) => b.votes - a.votes)
+        .slice(0, CANDIDATES);
+    });
+    if (candidates.some((c) => c.length === 0)) continue;
+    const chosen = candidates.map((c) => c[0]!);
+    // A line's votes count its whole length: a wood grain's stripe or a table's edge across the
+    // photo outvotes a card's side. Each side is chosen again by its support between its two
+    // neighbours (edge pixels along that segment), the innermost of those nearly as well supported
+    // as the best: a desk's stripe beyond the card holds that segment as fully as the card's edge,
+    // and a portrait's edge holds only its own part of it.
+    let supports = [0, 0, 0, 0];
+    for (let pass = 0; pass < 2; pass++) {
+      for (let s = 0; s < 4; s++) {
+        const prev = chosen[(s + 3) % 4]!;
+        const next = chosen[(s + 1) % 4]!;
+        const weighed = candidates[s]!.flatMap((l) => {
+          const a = meet(l, prev);
+          const b = meet(l, next);
+          if (!a || !b) return [];
+          const depth = Math.abs(centre[0] * Math.cos(l.angle) + centre[1] * Math.sin(l.angle) - l.rho);
+          return [{ l, support: segmentSupport(edges, l, a, b), depth }];
+        });
+        const most = Math.max(0, ...weighed.map((c) => c.support));
+        const pick = weighed.filter((c) => c.support >= NEAR_BEST * most).sort((a, b) => a.depth - b.depth)[0];
+        if (pick) [chosen[s], supports[s]] = [pick.l, pick.support];
+      }
+    }
+    const votes = supports.reduce((a, v) => a + v, 0);
+    if (!best || votes > best.votes) best = { lines: chosen.map((l, i) => ({ ...l, votes: supports[i]! })), votes };
+    supports = [0, 0, 0, 0];
+  }
+  if (!best) return null;
+  const [top, right, bottom, left] = best.lines as [Line, Line, Line, Line];
+  const quad = [meet(left, top), meet(top, right), meet(right, bottom), meet(bottom, left)];
+  if (quad.some((p) => p === null)) return null;
+  const q = quad as Point[];
+  // Corners within the photo (a few pixels of slack): a document cut by the frame is not rectified.
+  if (q.some(([x, y]) => x < -3 || y < -3 || x > w + 3 || y > h + 3)) return null;
+  if (!convex(q)) return null;
+  const width = (dist(q[0]!, q[1]!) + dist(q[3]!, q[2]!)) / 2;
+  const height = (dist(q[0]!, q[3]!) + dist(q[1]!, q[2]!)) / 2;
+  const aspect = width / height;
+  if (aspect < MIN_ASPECT || aspect > MAX_ASPECT) return null;
+  // A document's sides are long lines: each holds edge pixels along much of its own length.
+  const lengths = [dist(q[0]!, q[1]!), dist(q[1]!, q[2]!), dist(q[2]!, q[3]!), dist(q[3]!, q[0]!)];
+  if ([top, right, bottom, left].some((l, i) => l.votes < MIN_SUPPORT * lengths[i]!)) return null;
+  return q.map(([x, y]) => [Math.min(w, Math.max(0, x)) / k, Math.min(h, Math.max(0, y)) / k]) as Quad;
+}
+
+/** Lines of the Hough accumulator that are local peaks, by votes (an edge pixel votes for its own direction and the bins beside it). */
+function houghLines(grey: Buffer, w: number, h: number): { lines: Line[]; edges: Edges } {
+  const angles = 360 / ANGLE_STEP;
+  const diag = Math.ceil(Math.hypot(w, h));
+  const rhos = 2 * diag + 1;
+  const acc = new Float32Array(angles * rhos);
+  const angles0 = 360 / ANGLE_STEP;
+  const edges: Edges = Array.from({ length: angles0 }, () => []);
+  const cos = Float64Array.from({ length: angles }, (_, a) => Math.cos((a * ANGLE_STEP * Math.PI) / 180));
+  const sin = Float64Array.from({ length: angles }, (_, a) => Math.sin((a * ANGLE_STEP * Math.PI) / 180));
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const gx = grey[i - w + 1]! + 2 * grey[i + 1]! + grey[i + w + 1]! - grey[i - w - 1]! - 2 * grey[i - 1]! - grey[i + w - 1]!;
+      const gy = grey[i + w - 1]! + 2 * grey[i + w]! + grey[i + w + 1]! - grey[i - w - 1]! - 2 * grey[i - w]! - grey[i - w + 1]!;
+      if (gx * gx + gy * gy < EDGE_MAGNITUDE * EDGE_MAGNITUDE) continue;
+      const dir = (((Math.atan2(gy, gx) * 180) / Math.PI + 360) % 360) / ANGLE_STEP;
+      const a0 = Math.round(dir) % angles;
+      edges[a0]!.push(x, y);
+      for (let da = -1; da <= 1; da++) {
+        const a = (a0 + da + angles) % angles;
+        const rho = Math.round(x * cos[a]! + y * sin[a]!);
+        acc[a * rhos + rho + diag]! += 1;
+      }
+    }
+  }
+  const lines: Line[] = [];
+  for (let a = 0; a < angles; a++) {
+    for (let r = 1; r < rhos - 1; r++) {
+      const v = acc[a * rhos + r]!;
+      if (v < 20) continue;
+      let peak = true;
+      for (let da = -1; da <= 1 && peak; da++) {
+        const row = ((a + da + angles) % angles) * rhos;
+        for (let dr = -2; dr <= 2; dr++) if ((da || dr) && acc[row + r + dr]! > v) peak = false;
+      }
+      if (peak) lines.push({ angle: (a * ANGLE_STEP * Math.PI) / 180, rho: r - diag, votes: v });
+    }
+  }
+  return { lines, edges };
+}
+
+/** Edge pixels (analysis px), x and y pairs, by their direction's Hough bin. */
+type Edges = number[][];
+
+/** How many pixels of the line between its points a and b have an edge pixel of its direction within a pixel and a half. */
+function segmentSupport(edges: Edges, l: Line, a: Point, b: Point): number {
+  const c = Math.cos(l.angle);
+  const s = Math.sin(l.angle);
+  const bin = Math.round((l.angle * 180) / Math.PI / ANGLE_STEP);
+  const angles = 360 / ANGLE_STEP;
+  // Along the line: t = -x sin + y cos.
+  const ta = -a[0] * s + a[1] * c;
+  const tb = -b[0] * s + b[1] * c;
+  const [t0, t1] = ta < tb ? [ta, tb] : [tb, ta];
+  // Coverage, not a count: a sharp stripe's edge puts three pixels across the line where a card's
+  // softer edge puts two, and would outvote it.
+  const covered = new Uint8Array(Math.max(1, Math.ceil(t1 - t0) + 1));
+  for (let d = -1; d <= 1; d++) {
+    const near = edges[(bin + d + angles) % angles]!;
+    for (let i = 0; i < near.length; i += 2) {
+      const x = near[i]!;
+      const y = near[i + 1]!;
+      if (Math.abs(x * c + y * s - l.rho) > 1.5) continue;
+      const t = -x * s + y * c;
+      if (t >= t0 && t <= t1) covered[Math.floor(t - t0)] = 1;
+    }
+  }
+  let n = 0;
+  for (const v of covered) n += v;
+  return n;
+}
+
+/** The smaller angle between two directions, radians. */
+function angleBetween(a: number, b: number): number {
+  const d = Math.abs(a - b) % (2 * Math.PI);
+  return d > Math.PI ? 2 * Math.PI - d : d;
+}
+
+/** Where two lines cross (null when nearly parallel). */
+function meet(a: Line, b: Line): Point | null {
+  const [c1, s1, c2, s2] = [Math.cos(a.angle), Math.sin(a.angle), Math.cos(b.angle), Math.sin(b.angle)];
+  const det = c1 * s2 - s1 * c2;
+  if (Math.abs(det) < 0.2) return null;
+  return [(a.rho * s2 - b.rho * s1) / det, (c1 * b.rho - c2 * a.rho) / det];
+}
+
+function convex(q: Point[]): boolean {
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const [ax, ay] = q[i]!;
+    const [bx, by] = q[(i + 1) % 4]!;
+    const [cx, cy] = q[(i + 2) % 4]!;
+    const z = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
+    if (z === 0 || (sign && Math.sign(z) !== sign)) return false;
+    sign = Math.sign(z);
+  }
+  return true;
+}
+
+const dist = ([ax, ay]: Point, [bx, by]: Point) => Math.hypot(ax - bx, ay - by);
+
+/** Width over height of the cards the pipeline reads (ID-1: 85.6 x 54 mm) and of a passport's data page (TD3: 125 x 88 mm). */
+const SHAPES = [85.6 / 54, 125 / 88];
+
+/**
+ * The document cut out along its quad and seen square on: a perspective warp (a homography from
+ * the four corners) onto an upright rectangle as wide as the quad's longer horizontal side, its
+ * height from the nearer of the shapes documents have (a side's apparent ratio is foreshortened by
+ * the tilt). Bilinear, on the decoded pixels.
+ */
+export function rectify(img: DecodedImage, quad: Quad): Squared {
+  const [tl, tr, br, bl] = quad;
+  const width = Math.round(Math.max(dist(tl, tr), dist(bl, br)));
+  const seen = (dist(tl, tr) + dist(bl, br)) / (dist(tl, bl) + dist(tr, br));
+  const shape = SHAPES.reduce((a, b) => (Math.abs(b - seen) < Math.abs(a - seen) ? b : a));
+  const height = Math.round(width / shape);
+  const H = homography(
+    [
+      [0, 0],
+      [width, 0],
+      [width, height],
+      [0, height],
+    ],
+    quad,
+  );
+  const W = img.pixelWidth;
+  const Hh = img.pixelHeight;
+  const src = img.pixels;
+  const out = Buffer.alloc(width * height * 3, 255);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // `apply`, inlined: a tuple per pixel would cost a garbage collection or two per page.
+      const d = H[6]! * x + H[7]! * y + H[8]!;
+      const sx = (H[0]! * x + H[1]! * y + H[2]!) / d;
+      const sy = (H[3]! * x + H[4]! * y + H[5]!) / d;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 < 0 || y0 < 0 || x0 >= W - 1 || y0 >= Hh - 1) continue;
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const i = (y0 * W + x0) * 3;
+      const o = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        const top = src[i + c]! + (src[i + 3 + c]! - src[i + c]!) * fx;
+        const bottom = src[i + W * 3 + c]! + (src[i + W * 3 + 3 + c]! - src[i + W * 3 + c]!) * fx;
+        out[o + c] = Math.round(top + (bottom - top) * fy);
+      }
+    }
+  }
+  const image = { width, height, pixels: out, pixelWidth: width, pixelHeight: height };
+  // From the photo to the squared document, for regions found on the photo (the portrait).
+  const inverse = homography(quad, [
+    [0, 0],
+    [width, 0],
+    [width, height],
+    [0, height],
+  ]);
+  const region = (r: Region): Region => {
+    const x0 = r.left * W;
+    const y0 = r.top * Hh;
+    const x1 = (r.left + r.width) * W;
+    const y1 = (r.top + r.height) * Hh;
+    const ps = (
+      [
+        [x0, y0],
+        [x1, y0],
+        [x1, y1],
+        [x0, y1],
+      ] as Point[]
+    ).map((p) => apply(inverse, p));
+    const left = Math.max(0, Math.min(...ps.map(([x]) => x)) / width);
+    const top = Math.max(0, Math.min(...ps.map(([, y]) => y)) / height);
+    const right = Math.min(1, Math.max(...ps.map(([x]) => x)) / width);
+    const bottom = Math.min(1, Math.max(...ps.map(([, y]) => y)) / height);
+    return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+  };
+  return { image, region };
+}
+
+/** A document seen square on (`rectify`), and where a region of the photo lies on it (the box around its corners carried over). */
+export interface Squared {
+  image: DecodedImage;
+  region(r: Region): Region;
+}
+
+/** The document found around `inside` (`findDocumentQuad`) and seen square on (`rectify`); null when no quad is found. */
+export async function squareUp(img: DecodedImage, inside: Region): Promise<Squared | null> {
+  const quad = await findDocumentQuad(img, inside);
+  return quad && rectify(img, quad);
+}

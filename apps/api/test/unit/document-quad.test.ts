@@ -1,0 +1,164 @@
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { decodeImage, type Region } from '../../src/pipeline/decode.js';
+import { findDocumentQuad, rectify, type Quad } from '../../src/pipeline/document-quad.js';
+import { apply, homography, type Point } from '../../src/pipeline/homography.js';
+import { warpToQuad } from '../../src/eval/warp.js';
+import { face } from '../../src/eval/synthetic-documents.js';
+
+// A card built here (not the evaluation set's layouts): a portrait cropped tight on the left, the
+// fields beside it, drawn in perspective onto a desk by a known quad.
+const CARD = { width: 856, height: 540 };
+const PORTRAIT = { left: 40, top: 110, width: 200, height: 260 };
+
+async function cardRgba(): Promise<Buffer> {
+  const lines = ['Surname', 'LINDQVIST', 'Given names', 'ANNA MARIA', 'Date of expiry', '12 04 2031']
+    .map((t, i) => `<text x="270" y="${140 + i * 50}" font-family="DejaVu Sans" font-size="${i % 2 ? 34 : 20}" fill="#222">${t}</text>`)
+    .join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD.width}" height="${CARD.height}">
+    <rect width="100%" height="100%" rx="24" fill="#e9eef2"/>
+    <text x="40" y="70" font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#223">IDENTITY CARD</text>${lines}</svg>`;
+  const portrait = await sharp(face('grace_hopper.jpg')).resize(PORTRAIT.width, PORTRAIT.height).png().toBuffer();
+  return sharp(Buffer.from(svg))
+    .composite([{ input: portrait, left: PORTRAIT.left, top: PORTRAIT.top }])
+    .ensureAlpha()
+    .raw()
+    .toBuffer();
+}
+
+/** A desk with a wood grain's stripes (long straight edges of both polarities, beyond the card's). */
+function desk(size: { width: number; height: number }): Buffer {
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><defs><pattern id="p" width="40" height="40" patternUnits="userSpaceOnUse" patternTransform="rotate(2)"><rect width="40" height="40" fill="#7b4f2c"/><rect width="14" height="40" fill="#94653c"/></pattern></defs><rect width="100%" height="100%" fill="url(#p)"/></svg>`,
+  );
+}
+
+/** The card drawn onto `quad` of a photo of the desk; the portrait's box in the photo (relative). */
+async function photograph(size: { width: number; height: number }, quad: Quad): Promise<{ bytes: Buffer; portrait: Region }> {
+  const patch = warpToQuad(await cardRgba(), CARD.width, CARD.height, quad);
+  const bytes = await sharp(desk(size))
+    .composite([{ input: patch.data, raw: { width: patch.width, height: patch.height, channels: 4 }, left: patch.left, top: patch.top }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  const toPhoto = homography(
+    [
+      [0, 0],
+      [CARD.width, 0],
+      [CARD.width, CARD.height],
+      [0, CARD.height],
+    ],
+    quad,
+  );
+  const ps = (
+    [
+      [PORTRAIT.left, PORTRAIT.top],
+      [PORTRAIT.left + PORTRAIT.width, PORTRAIT.top],
+      [PORTRAIT.left + PORTRAIT.width, PORTRAIT.top + PORTRAIT.height],
+      [PORTRAIT.left, PORTRAIT.top + PORTRAIT.height],
+    ] as Point[]
+  ).map((p) => apply(toPhoto, p));
+  const xs = ps.map(([x]) => x);
+  const ys = ps.map(([, y]) => y);
+  // The face detector's box: the middle of the portrait.
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const portrait = {
+    left: (x0 + 0.2 * (x1 - x0)) / size.width,
+    top: (y0 + 0.2 * (y1 - y0)) / size.height,
+    width: (0.6 * (x1 - x0)) / size.width,
+    height: (0.6 * (y1 - y0)) / size.height,
+  };
+  return { bytes, portrait };
+}
+
+const SIZE = { width: 1600, height: 1200 };
+// Seen from low and to the right: the top edge falls 9 degrees, the right side is shorter.
+const TILTED: Quad = [
+  [260, 300],
+  [1350, 470],
+  [1310, 1010],
+  [220, 990],
+];
+
+describe('the document found by its edges and seen square on', () => {
+  it('a card in perspective on a striped desk: its four corners, not the stripes beyond them', async () => {
+    const { bytes, portrait } = await photograph(SIZE, TILTED);
+    const img = await decodeImage(bytes);
+    const quad = await findDocumentQuad(img, portrait);
+    expect(quad).not.toBeNull();
+    // Within 1.5% of the photo's width of each true corner (the card's rounded corners excepted).
+    for (const [i, [x, y]] of quad!.entries()) {
+      expect(Math.hypot(x - TILTED[i]![0], y - TILTED[i]![1])).toBeLessThan(0.015 * SIZE.width);
+    }
+  });
+
+  it('squared up, the portrait is back at its place on the card and upright', async () => {
+    const { bytes, portrait } = await photograph(SIZE, TILTED);
+    const img = await decodeImage(bytes);
+    const squared = rectify(img, (await findDocumentQuad(img, portrait))!);
+    // The card's shape (ID-1), whatever the perspective made of it.
+    expect(squared.image.pixelWidth / squared.image.pixelHeight).toBeCloseTo(85.6 / 54, 1);
+    // Where the true perspective takes the portrait's box: the same, within a little of the card.
+    const onCard = squared.region(portrait);
+    const toCard = homography(TILTED, [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1],
+    ]);
+    const [x0, y0] = [portrait.left * SIZE.width, portrait.top * SIZE.height];
+    const [x1, y1] = [x0 + portrait.width * SIZE.width, y0 + portrait.height * SIZE.height];
+    const carried = (
+      [
+        [x0, y0],
+        [x1, y0],
+        [x1, y1],
+        [x0, y1],
+      ] as Point[]
+    ).map((p) => apply(toCard, p));
+    expect(Math.abs(onCard.left - Math.min(...carried.map(([x]) => x)))).toBeLessThan(0.02);
+    expect(Math.abs(onCard.top - Math.min(...carried.map(([, y]) => y)))).toBeLessThan(0.02);
+    expect(Math.abs(onCard.left + onCard.width - Math.max(...carried.map(([x]) => x)))).toBeLessThan(0.02);
+    // Its left edge is upright again: the portrait's column of dark pixels starts at one x in its top and bottom rows.
+    const { data, info } = await sharp(squared.image.pixels, {
+      raw: { width: squared.image.pixelWidth, height: squared.image.pixelHeight, channels: 3 },
+    })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const edgeAt = (yRel: number) => {
+      const y = Math.round(yRel * info.height);
+      for (let x = Math.round(0.02 * info.width); x < info.width / 2; x++) if (data[y * info.width + x]! < 120) return x / info.width;
+      return 1;
+    };
+    const top = edgeAt((PORTRAIT.top + 0.05 * PORTRAIT.height) / CARD.height);
+    const bottom = edgeAt((PORTRAIT.top + 0.95 * PORTRAIT.height) / CARD.height);
+    expect(Math.abs(top - bottom)).toBeLessThan(0.01);
+    expect(Math.abs(top - PORTRAIT.left / CARD.width)).toBeLessThan(0.02);
+  });
+
+  it('a card cut by the frame: no quad, the photo is read as it is', async () => {
+    const cut: Quad = [
+      [-200, 250],
+      [1200, 330],
+      [1180, 1050],
+      [-220, 1000],
+    ];
+    const { bytes, portrait } = await photograph(SIZE, cut);
+    expect(await findDocumentQuad(await decodeImage(bytes), portrait)).toBeNull();
+  });
+
+  it('a homography takes each of its four points where it was asked to', () => {
+    const from: Point[] = [
+      [0, 0],
+      [100, 0],
+      [100, 60],
+      [0, 60],
+    ];
+    const H = homography(from, TILTED);
+    for (const [i, p] of from.entries()) {
+      const [x, y] = apply(H, p);
+      expect(x).toBeCloseTo(TILTED[i]![0], 6);
+      expect(y).toBeCloseTo(TILTED[i]![1], 6);
+    }
+  });
+});
