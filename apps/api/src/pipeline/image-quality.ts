@@ -17,16 +17,17 @@ export type ImageKind = 'document' | 'selfie';
 export type QualityProblem = 'blurry_image' | 'image_too_dark' | 'glare' | 'low_resolution';
 
 /**
- * Blur is measured at a fixed width per kind, where sensor noise is averaged away but a lens
- * out of focus still shows: print on a document keeps sharp edges at 512 px, a face at 256 px.
- * Measured at full size, a blurred photo with grain scores as sharp as a clean one.
+ * Blur is measured at a fixed size per kind, where sensor noise is averaged away but a lens
+ * out of focus still shows: print on a document keeps sharp edges at 512 px wide, a face at 256 px
+ * on the selfie's long side (`sharpnessWidth`). Measured at full size, a blurred photo with grain
+ * scores as sharp as a clean one.
  */
 export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfie: 256 };
 
 export interface ImageQuality {
   /**
    * Variance of the Laplacian's edges (`edgeVariance`: sensor noise taken out) of the grey image
-   * at SHARPNESS_WIDTH px wide, scaled to a contrast of 128 grey levels (2nd to 98th percentile):
+   * at its kind's size (`sharpnessWidth`), scaled to a contrast of 128 grey levels (2nd to 98th percentile):
    * a dim but sharp photo is not called blurry, a blurred one under noise is.
    */
   sharpness: number;
@@ -83,8 +84,11 @@ export interface QualityThresholds {
  * or a lit side (dev: genuine documents 167 or more, genuine selfies under a poor lamp 86 or more;
  * photos taken in the dark 41 or less). Sharpness (`edgeVariance`, contrast-normalised; the
  * tuning seed tune-b7e2, 320 cases): genuine documents 174 or more at 512 px, blurred ones 9 or
- * less; genuine selfies 131 or more at 256 px (a third under a poor lamp), blurred ones 23 or
- * less. The plain variance of the Laplacian counted a poor lamp's sensor noise as edges: blurred
+ * less; genuine selfies 131 or more at 256 px wide (a third under a poor lamp), blurred ones 23 or
+ * less. On the long side (twenty-fifth round; tune-b7e2's first 20 cases of each genuine class,
+ * other_face, blurred and too_dark, 142 cases): genuine selfies 241 or more, blurred ones 20 or
+ * less; the check sets' upright HD selfies, faces filling the frame from pictures a third their
+ * size, 161 or more where they had measured 51-65 across their width. The plain variance of the Laplacian counted a poor lamp's sensor noise as edges: blurred
  * selfies measured 37 (retired 5fbc/084) and 55 (heldout-ce1c/280, approved), and with noise of
  * 16 grey levels up to 1,277. Taken out, that noise leaves them 40 or less (61 under noise of
  * 32): the selfie's line stays 70, about half the genuine least. A reflection over the printed fields covers 1.4-9%
@@ -112,6 +116,11 @@ export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
   },
 };
 
+/** The width blur is measured at: a selfie's long side at SHARPNESS_WIDTH, whichever way the camera was held. */
+function sharpnessWidth(kind: ImageKind, width: number, height: number): number {
+  return kind === 'selfie' ? Math.round(SHARPNESS_WIDTH.selfie * Math.min(1, width / height)) : SHARPNESS_WIDTH[kind];
+}
+
 /** Measures one image (decoded pixels, or bytes decoded under the pipeline's policy) for its kind. */
 export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKind = 'document'): Promise<ImageQuality> {
   const img = await asDecoded(input);
@@ -130,7 +139,7 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
   const highlights = percentile(0.98);
   const darkest = percentile(0.001);
   const small = await sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
-    .resize({ width: Math.min(SHARPNESS_WIDTH[kind], info.width) })
+    .resize({ width: Math.min(sharpnessWidth(kind, info.width, info.height), info.width) })
     .toColourspace('b-w')
     .raw()
     .toBuffer({ resolveWithObject: true });

@@ -291,6 +291,26 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(await dimNoisy(4, 28), 'selfie').problems).toEqual(['blurry_image']);
     expect(judgeQuality(await dimNoisy(0, 28), 'selfie').problems).toEqual([]);
   });
+  it('blur is judged on the long side whichever way the camera was held: a phone held upright is not judged more strictly', async () => {
+    // A picture a little soft (a blur of 3 px, 0.23% of its long side), as a cheap camera or an
+    // upscaled frame gives: measured across its width, a phone's upright frame counted it blurry
+    // (the check set's upright HD selfies, faces filling the frame, went to review for blur).
+    const soft = async (w: number, h: number, sigma: number) =>
+      measureQuality(
+        await sharp(await selfieAt(w, h))
+          .blur(sigma)
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+        'selfie',
+      );
+    const upright = await soft(720, 1280, 2.9);
+    const sideways = await soft(1280, 720, 2.9);
+    expect(judgeQuality(upright, 'selfie').problems).toEqual([]);
+    expect(judgeQuality(sideways, 'selfie').problems).toEqual([]);
+    // A blur of 0.8% of its width, the least of the evaluation set's blurred selfies, still is blurry upright.
+    expect(judgeQuality(await soft(720, 1280, 0.008 * 720), 'selfie').problems).toEqual(['blurry_image']);
+  });
+
   it('a well-lit VGA selfie (480 x 640 and 640 x 480) is fine; 320 x 240 is low_resolution', async () => {
     for (const [w, h] of [
       [480, 640],
