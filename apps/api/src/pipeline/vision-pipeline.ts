@@ -230,9 +230,11 @@ export class VisionPipeline implements VerificationPipeline {
       // Read weakly, a document found by its four edges is seen square on (document-quad.ts) and
       // read again: under perspective its lines converge and its portrait's edges lean, so the
       // blank over the portrait takes the first letters beside it and the recogniser loses lines.
-      // Kept on the terms the block is kept on (below).
+      // Kept on the terms the block is kept on (below); where both are, the better of the two (the
+      // block read WOJCIK where the squared card read WOICIK: tune-b7e2/110).
       const squared = weak && face ? await timed('ocr', () => squareUp(front, face)) : null;
       const onSquare: TextReading[] = [];
+      let squaredKept: TextReading | null = null;
       if (squared) {
         const squaredFace = squared.region(face!);
         const squaredPage = await timed('ocr', () =>
@@ -240,12 +242,29 @@ export class VisionPipeline implements VerificationPipeline {
         );
         for (const binarise of [true, false]) {
           const reading = await read(squaredPage, binarise);
-          if (keptOver(reading, best)) return { reading, others: [best, other] };
+          if (keptOver(reading, best)) {
+            squaredKept = reading;
+            break;
+          }
           onSquare.push(reading);
         }
       }
+      // The first reading, or the squared-up one where it was kept, with every other reading as a
+      // source of the fields it lacks.
+      const outcome = (...more: TextReading[]): PrintedReadings =>
+        squaredKept
+          ? { reading: squaredKept, others: [best, other, ...onSquare, ...more] }
+          : { reading: best, others: [other, ...onSquare, ...more] };
+      // Squared up, the document read settles the name, the fields and the expiry: nothing for the block to add.
+      if (
+        squaredKept &&
+        nameIn(squaredKept) >= POLICY.nameMatch.review &&
+        readScore(squaredKept) >= POLICY.documentOcr.review &&
+        expiryIn(squaredKept)
+      )
+        return outcome();
       const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
-      if (!block || !blank) return { reading: best, others: [other, ...onSquare] };
+      if (!block || !blank) return outcome();
       // The block keeps the blank as drawn: narrowed to the portrait's edge there too, it read
       // worse (tune-b7e2 and the check set: 1 case gained, 4 lost).
       const blockPage = await timed('ocr', () =>
@@ -256,11 +275,12 @@ export class VisionPipeline implements VerificationPipeline {
       for (const binarise of [true, false]) {
         const reading = await read(blockPage, binarise);
         // The whole side's readings stay as the others: a date the block lost may be in either.
-        if (weak && keptOver(reading, best)) return { reading, others: [best, other, ...onSquare] };
+        if (weak && keptOver(reading, best) && !(squaredKept && better(squaredKept, reading) >= 0))
+          return { reading, others: [best, other, ...onSquare, ...(squaredKept ? [squaredKept] : [])] };
         onBlock.push(reading);
         if (!weak && expiryIn(reading)) break;
       }
-      return { reading: best, others: [other, ...onSquare, ...onBlock] };
+      return outcome(...onBlock);
     };
     const [{ mrz, text, otherTexts }, { docFace, selfieFace, liveness }, documentOnScreen, [docQ, selfieQ]] = await Promise.all([
       readDocument(),

@@ -560,4 +560,13 @@ describe('a card under perspective', () => {
     expect(r.fieldsExtracted).toMatchObject({ documentNumber: 'PAB123456', dateOfBirth: '1990-02-28', expiryDate: '2031-05-14' });
     expect(r.verdict).toBe('approved');
   }, 120_000);
+
+  it('where the squared-up card and the block both read better than the whole photo, the better of the two is kept', async () => {
+    // Tuning seed tune-b7e2/110, a TD1 card's printed front: squared up it read WOICIK, on its
+    // block WOJCIK; kept first, the squared-up reading sent the genuine user to review.
+    const { c, r } = await runRetiredCase('tune-b7e2', 110);
+    expect(c.cls).toBe('genuine_id_card_td1');
+    expect(r.fieldsExtracted.fullName).toBe('ZUZANA ILSE WOJCIK');
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
 });
