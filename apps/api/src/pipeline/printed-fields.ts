@@ -141,9 +141,13 @@ function labelledName(lines: string[], labels: string[]): string | null {
   // where a field beside it, within two lines, shows its own number dotless too ("1 AL-RASHID",
   // a line of specks, "2 AICHALUCJA": dots lost on a card tilted on a hand): a digit alone is as
   // often a speck read from the card, two numbers in their order are the layout.
-  const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s+')}(.+)$`);
+  // The dot may be read against the value ("2.RUTA"): a letter follows it all the same.
+  const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s*(?=[A-Za-z])')}(.+)$`);
   const dotless = new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`);
-  const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s'));
+  const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s*[A-Za-z]'));
+  // A 1 read as an upright stroke ("|. KAZLAUSKIENE": a bar, a bracket, an l or an I) is the label
+  // where the next line holds the next field's number with its dot.
+  const strokeForOne = numbered === '1' ? new RegExp(`${numberedLabel('[|lI\\[\\]!]', '[.)]\\s*(?=[A-Za-z])')}(.+)$`) : null;
   const beside = ([-1, 1] as const).map((step) => ({
     step,
     label: new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}')),
@@ -153,7 +157,8 @@ function labelledName(lines: string[], labels: string[]): string | null {
     const ws = normalizeName(raw).split(' ').filter(Boolean);
     const nextFollows = () => nextDotted.test(lines[i + 1] ?? '');
     const besideFollows = () => beside.some(({ step, label }) => [1, 2].some((k) => label.test(lines[i + step * k] ?? '')));
-    const inline = dotted.exec(raw) ?? (nextFollows() || besideFollows() ? dotless.exec(raw) : null);
+    const inline =
+      dotted.exec(raw) ?? (nextFollows() || besideFollows() ? dotless.exec(raw) : null) ?? (nextFollows() ? strokeForOne?.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
       if (v) return v;

@@ -57,6 +57,9 @@ const MAX_VALIDITY_DAYS = 20.5 * 365.25;
 const MONTH_FIRST = new Set(['US', 'PH', 'FM', 'PW', 'MH']);
 
 /** Day and month (either order) and a year: what fieldsFromText reads as a date. */
+/** A year's last 1 read as an upright stroke, a bracket or a bar (26 MAR 203] for 2031), after a date's separator. */
+const YEAR_ENDS_IN_STROKE = /(?<=[ ./-])((?:19|20)\d)[\]|[!I](?![A-Z0-9])/g;
+
 const NUMERIC_DATE = /\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g;
 
 /** The ISO date that two-digit day and month groups and a year make, in the preferred order first, or null. */
@@ -127,10 +130,13 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
   // A date that is no date in the expected order is read the other way (10/13/2029 on a card
   // whose country was not given).
   const withMonthNumbers = repairLostDigit(
-    text.toUpperCase().replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
-      // Written as ISO: unambiguous whatever order the country uses.
-      return ` ${y}-${MONTHS[mon.replace(/0/g, 'O')]!}-${d.padStart(2, '0')} `;
-    }),
+    text
+      .toUpperCase()
+      .replace(YEAR_ENDS_IN_STROKE, '$11')
+      .replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
+        // Written as ISO: unambiguous whatever order the country uses.
+        return ` ${y}-${MONTHS[mon.replace(/0/g, 'O')]!}-${d.padStart(2, '0')} `;
+      }),
     monthFirst,
   );
   const read = [...withMonthNumbers.matchAll(NUMERIC_DATE)]

@@ -365,6 +365,13 @@ describe('init fields steer parsing', async () => {
     expect(fieldsFromText(text, now).documentNumber).toBe('85139270');
     expect(fieldsFromText('4b. 5. 03 2030\n', now).documentNumber).toBeNull();
   });
+  it("a year's last 1 read as a bracket or a bar (203] for 2031) is a 1; a bracket after other digits is not", () => {
+    // Check set second/x105, a licence in a serif face: its expiry read 26 MAR 203].
+    const text = '3.08 JUL 1964 LYON\n4a. 27 OCT 2023 4c. Statens vegvesen\n4b. 26 MAR 203]\n5. P68867595';
+    expect(fieldsFromText(text, now)).toMatchObject({ dateOfBirth: '1964-07-08', expiryDate: '2031-03-26' });
+    expect(fieldsFromText('4b. 26.03.203|', now).expiryDate).toBe('2031-03-26');
+    expect(fieldsFromText('4b. 26.03.503]', now).expiryDate).toBeNull();
+  });
   it('dates with month names (21 NOV 1994, 14 juil. 2029) and a number of digits alone (EU licences)', () => {
     const text = '3. 21 NOV 1994 DENMARK\n4a. 21 JAN 2019\n4b. 14 JUIL 2029\n5. 32855956010';
     for (const country of [null, 'US']) {

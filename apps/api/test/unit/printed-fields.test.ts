@@ -95,6 +95,16 @@ describe('printed fields by their labels', () => {
     expect(printedFields('IDENTITY CARD\n1 PHOTO\nSurname\nODEGARD\n2 INGRID').surname).toBe('ODEGARD');
   });
 
+  it("an EU licence's 1 read as an upright stroke is its label where field 2 follows; its dot read against the value too", () => {
+    // Check set second/x105: "1." read "|.", "2. RUTA" read "2.RUTA"; the licence went to review unread.
+    expect(printedFields('|. KAZLAUSKIENE ©\n2.RUTA\n\n3.08 JUL 1964 LYON\n')).toMatchObject({
+      surname: 'KAZLAUSKIENE',
+      givenNames: 'RUTA',
+    });
+    // A frame's bar before a word, with no field 2 after it, is no label.
+    expect(printedFields('|. PHOTO\nSurname\nODEGARD\n').surname).toBe('ODEGARD');
+  });
+
   it('finds nothing in text without labels', () => {
     expect(printedFields('LINE 0 SAMPLE TEXT 0123456789\nLINE 1 SAMPLE TEXT')).toEqual({
       surname: null,
