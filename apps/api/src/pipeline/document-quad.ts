@@ -22,6 +22,11 @@ const CANDIDATES = 80;
 const NEAR_BEST = 0.85;
 /** Width over height of the quad found, its opposite sides averaged: ID-1 cards 1.59, TD3 pages 1.42, TD2 1.41, with room for perspective. */
 const MIN_ASPECT = 1.15;
+/** A line on the document guiding a side the frame cut off: within this many degrees of the opposite side, covered along this share between its neighbours. */
+const GUIDE_TURN = 25;
+const GUIDE_COVER = 0.3;
+/** The same for the part of a document the frame cut on one side: more than half an ID-1 card seen. */
+const MIN_CUT_ASPECT = 0.8;
 const MAX_ASPECT = 1.95;
 
 interface Line {
@@ -30,6 +35,14 @@ interface Line {
   /** Its distance from the origin along the normal, analysis px. */
   rho: number;
   votes: number;
+  /** The photo's own edge standing in for a side the frame cut off. */
+  frame?: true;
+}
+
+/** The document's corners as found; `cut` when one side is the photo's edge (the document runs off the frame there). */
+export interface FoundQuad {
+  corners: Quad;
+  cut: boolean;
 }
 
 /**
@@ -40,11 +53,12 @@ interface Line {
  * what it holds. Edges of the grey picture vote in a Hough accumulator by their own direction (so a
  * card's top edge, light below, is never confused with a shadow's, dark below); per side, the
  * strongest line with `inside` wholly on its document side is kept, for the polarity whose four
- * sides vote most. Null when the corners fall outside the photo (the document fills or leaves the
- * frame), the quad is not a document's shape, or a side is too faint (a white card on a white
- * table): the stages then read the photo as before.
+ * sides vote most. A document that runs off the frame on one side has that side drawn where its
+ * neighbours leave the photo (`cutSide`), and the part in the picture is returned (`cut`). Null
+ * when it runs off on two sides, the quad is not a document's shape, or a side is too faint (a
+ * white card on a white table): the stages then read the photo as before.
  */
-export async function findDocumentQuad(img: DecodedImage, inside: Region): Promise<Quad | null> {
+export async function findDocumentQuad(img: DecodedImage, inside: Region): Promise<FoundQuad | null> {
   const scale = Math.min(1, ANALYSIS_WIDTH / img.pixelWidth);
   const { data, info } = await fromDecoded(img)
     .resize({ width: Math.round(img.pixelWidth * scale) })
@@ -71,6 +85,13 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
   const centre: Point = [(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2];
   // Normals pointing into the document from each side: down from the top, left from the right...
   const sides = [90, 180, 270, 0].map((d) => (d * Math.PI) / 180);
+  // The photo's own edges, as the sides they would stand in for (normals pointing into the photo).
+  const frame: Line[] = [
+    { angle: sides[0]!, rho: 0, votes: 0, frame: true },
+    { angle: sides[1]!, rho: -w, votes: 0, frame: true },
+    { angle: sides[2]!, rho: -h, votes: 0, frame: true },
+    { angle: sides[3]!, rho: 0, votes: 0, frame: true },
+  ];
   let best: { lines: Line[]; votes: number } | null = null;
   // A light document has its normals (dark to light) pointing inward; a dark one outward.
   for (const flip of [0, Math.PI]) {
@@ -88,8 +109,11 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
         .sort((a, b) => b.votes - a.votes)
         .slice(0, CANDIDATES);
     });
-    if (candidates.some((c) => c.length === 0)) continue;
-    const chosen = candidates.map((c) => c[0]!);
+    // A document running off the frame on one side (a card held close, a page's edge past the
+    // photo's): that side is the photo's own edge, and the quad is the part in the picture.
+    const missing = candidates.flatMap((c, s) => (c.length === 0 ? [s] : []));
+    if (missing.length > 1) continue;
+    const chosen = candidates.map((c, s) => c[0] ?? frame[s]!);
     // A line's votes count its whole length: a wood grain's stripe or a table's edge across the
     // photo outvotes a card's side. Each side is chosen again by its support between its two
     // neighbours (edge pixels along that segment), the innermost of those nearly as well supported
@@ -98,6 +122,7 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
     let supports = [0, 0, 0, 0];
     for (let pass = 0; pass < 2; pass++) {
       for (let s = 0; s < 4; s++) {
+        if (chosen[s]!.frame) continue;
         const prev = chosen[(s + 3) % 4]!;
         const next = chosen[(s + 1) % 4]!;
         const weighed = candidates[s]!.flatMap((l) => {
@@ -117,21 +142,95 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
     supports = [0, 0, 0, 0];
   }
   if (!best) return null;
-  const [top, right, bottom, left] = best.lines as [Line, Line, Line, Line];
+  const sides4 = best.lines;
+  // Where the four lines make no document, one of them may be a line on it standing in for a side
+  // the frame cut off (the portrait's edge, a line of print): each side in turn, the least
+  // covered first, is tried as the photo's edge.
+  const covered = sides4.map((l, i) => {
+    const a = meet(l, sides4[(i + 3) % 4]!);
+    const b = meet(l, sides4[(i + 1) % 4]!);
+    return a && b ? l.votes / Math.max(1, dist(a, b)) : 0;
+  });
+  const cutAt = (s: number) => sides4.map((l, i) => (i === s ? cutSide(sides4, s, frame[s]!, lines, edges) : l));
+  const tries = [sides4, ...[0, 1, 2, 3].sort((a, b) => covered[a]! - covered[b]!).map(cutAt)];
+  const missing = sides4.findIndex((l) => l.frame);
+  for (const sides of missing >= 0 ? [cutAt(missing)] : tries) {
+    const found = quadOf(sides, w, h);
+    if (found) return { corners: found.map(([x, y]) => [x / k, y / k]) as Quad, cut: sides.some((l) => l.frame) };
+  }
+  return null;
+}
+
+/**
+ * A side the frame cut off, for the part of the document in the picture: a line through the point
+ * where the side's neighbours leave the photo and through the vanishing point of the opposite
+ * side and the longest line on the document that runs beside it (a portrait's edge, a column of
+ * print): under perspective a card's sides converge, and a side drawn parallel to the opposite
+ * one, or the photo's own edge, leaves the part sheared, its portrait's edge leaning (the blank
+ * over it then takes the letters beside it). With no such line, parallel to the opposite side.
+ * As far out as keeps both its corners in the photo.
+ */
+function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edges): Line {
+  const opposite = sides[(s + 2) % 4]!;
+  const [before, after] = [sides[(s + 3) % 4]!, sides[(s + 1) % 4]!];
+  const inPhoto = (p: Point | null) => p !== null && p[0] * Math.cos(edge.angle) + p[1] * Math.sin(edge.angle) - edge.rho >= -1;
+  // The guide: the line beside the opposite side (either polarity) best covered between the neighbours.
+  let guide: { line: Line; cover: number } | null = null;
+  for (const l of lines) {
+    const turn = angleBetween(l.angle, opposite.angle);
+    if (Math.min(turn, Math.PI - turn) > (GUIDE_TURN * Math.PI) / 180 || Math.min(turn, Math.PI - turn) < 0.5 * (Math.PI / 180)) continue;
+    const a = meet(l, before);
+    const b = meet(l, after);
+    if (!a || !b) continue;
+    const cover = segmentSupport(edges, l, a, b);
+    if (cover >= GUIDE_COVER * dist(a, b) && (!guide || cover > guide.cover)) guide = { line: l, cover };
+  }
+  const vanishing = guide && meet(guide.line, opposite);
+  let pick: Line = edge;
+  let widest = -Infinity;
+  for (const at of [meet(before, edge), meet(after, edge)]) {
+    if (!at) continue;
+    let line: Line;
+    if (vanishing) {
+      const [dx, dy] = [at[0] - vanishing[0], at[1] - vanishing[1]];
+      const angle = Math.atan2(dx, -dy);
+      line = { angle, rho: at[0] * Math.cos(angle) + at[1] * Math.sin(angle), votes: 0, frame: true };
+    } else {
+      const angle = opposite.angle + Math.PI;
+      line = { angle, rho: at[0] * Math.cos(angle) + at[1] * Math.sin(angle), votes: 0, frame: true };
+    }
+    const [a, b] = [meet(line, before), meet(line, after)];
+    if (!inPhoto(a) || !inPhoto(b)) continue;
+    // The most of the document kept: the cut side's corners farthest from the opposite side.
+    const reach = dist(a!, meet(opposite, before) ?? a!) + dist(b!, meet(opposite, after) ?? b!);
+    if (reach > widest) [pick, widest] = [line, reach];
+  }
+  return pick;
+}
+
+/**
+ * The corners of four sides (top, right, bottom, left; analysis px), when they make a document: within
+ * the photo, convex, of a document's shape (where no side is the photo's edge) and each side
+ * covered along much of its length.
+ */
+function quadOf(lines: Line[], w: number, h: number): Point[] | null {
+  const [top, right, bottom, left] = lines as [Line, Line, Line, Line];
   const quad = [meet(left, top), meet(top, right), meet(right, bottom), meet(bottom, left)];
   if (quad.some((p) => p === null)) return null;
   const q = quad as Point[];
-  // Corners within the photo (a few pixels of slack): a document cut by the frame is not rectified.
+  // Corners within the photo (a few pixels of slack): a document cut by the frame on two sides is not rectified.
   if (q.some(([x, y]) => x < -3 || y < -3 || x > w + 3 || y > h + 3)) return null;
   if (!convex(q)) return null;
   const width = (dist(q[0]!, q[1]!) + dist(q[3]!, q[2]!)) / 2;
   const height = (dist(q[0]!, q[3]!) + dist(q[1]!, q[2]!)) / 2;
   const aspect = width / height;
-  if (aspect < MIN_ASPECT || aspect > MAX_ASPECT) return null;
+  // Cut by the frame, the part in the picture is narrower than the document, never a sliver.
+  const cut = lines.some((l) => l.frame);
+  if (aspect < (cut ? MIN_CUT_ASPECT : MIN_ASPECT) || aspect > MAX_ASPECT) return null;
   // A document's sides are long lines: each holds edge pixels along much of its own length.
   const lengths = [dist(q[0]!, q[1]!), dist(q[1]!, q[2]!), dist(q[2]!, q[3]!), dist(q[3]!, q[0]!)];
-  if ([top, right, bottom, left].some((l, i) => l.votes < MIN_SUPPORT * lengths[i]!)) return null;
-  return q.map(([x, y]) => [Math.min(w, Math.max(0, x)) / k, Math.min(h, Math.max(0, y)) / k]) as Quad;
+  if (lines.some((l, i) => !l.frame && l.votes < MIN_SUPPORT * lengths[i]!)) return null;
+  return q.map(([x, y]) => [Math.min(w, Math.max(0, x)), Math.min(h, Math.max(0, y))]);
 }
 
 /** Lines of the Hough accumulator that are local peaks, by votes (an edge pixel votes for its own direction and the bins beside it). */
@@ -140,8 +239,7 @@ function houghLines(grey: Buffer, w: number, h: number): { lines: Line[]; edges:
   const diag = Math.ceil(Math.hypot(w, h));
   const rhos = 2 * diag + 1;
   const acc = new Float32Array(angles * rhos);
-  const angles0 = 360 / ANGLE_STEP;
-  const edges: Edges = Array.from({ length: angles0 }, () => []);
+  const edges: Edges = Array.from({ length: angles }, () => []);
   const cos = Float64Array.from({ length: angles }, (_, a) => Math.cos((a * ANGLE_STEP * Math.PI) / 180));
   const sin = Float64Array.from({ length: angles }, (_, a) => Math.sin((a * ANGLE_STEP * Math.PI) / 180));
   for (let y = 1; y < h - 1; y++) {
@@ -245,11 +343,12 @@ const SHAPES = [85.6 / 54, 125 / 88];
  * height from the nearer of the shapes documents have (a side's apparent ratio is foreshortened by
  * the tilt). Bilinear, on the decoded pixels.
  */
-export function rectify(img: DecodedImage, quad: Quad): Squared {
+export function rectify(img: DecodedImage, { corners: quad, cut }: FoundQuad): Squared {
   const [tl, tr, br, bl] = quad;
   const width = Math.round(Math.max(dist(tl, tr), dist(bl, br)));
   const seen = (dist(tl, tr) + dist(bl, br)) / (dist(tl, bl) + dist(tr, br));
-  const shape = SHAPES.reduce((a, b) => (Math.abs(b - seen) < Math.abs(a - seen) ? b : a));
+  // The part of a document in the picture has no known shape: its own, as seen.
+  const shape = cut ? seen : SHAPES.reduce((a, b) => (Math.abs(b - seen) < Math.abs(a - seen) ? b : a));
   const height = Math.round(width / shape);
   const H = homography(
     [

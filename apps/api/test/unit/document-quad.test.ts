@@ -83,10 +83,10 @@ describe('the document found by its edges and seen square on', () => {
   it('a card in perspective on a striped desk: its four corners, not the stripes beyond them', async () => {
     const { bytes, portrait } = await photograph(SIZE, TILTED);
     const img = await decodeImage(bytes);
-    const quad = await findDocumentQuad(img, portrait);
-    expect(quad).not.toBeNull();
+    const found = await findDocumentQuad(img, portrait);
+    expect(found?.cut).toBe(false);
     // Within 1.5% of the photo's width of each true corner (the card's rounded corners excepted).
-    for (const [i, [x, y]] of quad!.entries()) {
+    for (const [i, [x, y]] of found!.corners.entries()) {
       expect(Math.hypot(x - TILTED[i]![0], y - TILTED[i]![1])).toBeLessThan(0.015 * SIZE.width);
     }
   });
@@ -136,14 +136,37 @@ describe('the document found by its edges and seen square on', () => {
     expect(Math.abs(top - PORTRAIT.left / CARD.width)).toBeLessThan(0.02);
   });
 
-  it('a card cut by the frame: no quad, the photo is read as it is', async () => {
+  it('a card cut by the frame on one side: the part in the picture, its right corners found, its cut side within the photo', async () => {
+    // Seen from the left and above: its sides converge downwards (the left one past the frame).
     const cut: Quad = [
-      [-200, 250],
-      [1200, 330],
-      [1180, 1050],
-      [-220, 1000],
+      [-250, 150],
+      [1250, 330],
+      [1150, 1000],
+      [-150, 1150],
     ];
     const { bytes, portrait } = await photograph(SIZE, cut);
+    const found = await findDocumentQuad(await decodeImage(bytes), portrait);
+    expect(found?.cut).toBe(true);
+    const [tl, tr, br, bl] = found!.corners;
+    for (const [p, truth] of [
+      [tr, cut[1]],
+      [br, cut[2]],
+    ] as const)
+      expect(Math.hypot(p[0] - truth[0], p[1] - truth[1])).toBeLessThan(0.015 * SIZE.width);
+    for (const p of [tl, bl]) {
+      expect(p[0]).toBeGreaterThanOrEqual(0);
+      expect(p[0]).toBeLessThan(0.25 * SIZE.width);
+    }
+  });
+
+  it('a card cut by the frame on two sides: no quad, the photo is read as it is', async () => {
+    const corner: Quad = [
+      [-250, -150],
+      [1250, -100],
+      [1200, 900],
+      [-200, 850],
+    ];
+    const { bytes, portrait } = await photograph(SIZE, corner);
     expect(await findDocumentQuad(await decodeImage(bytes), portrait)).toBeNull();
   });
 
