@@ -108,6 +108,12 @@ export class VisionPipeline implements VerificationPipeline {
       (q) => !judgeQuality(q, 'document').problems.includes('blurry_image'),
       () => true,
     );
+    // A document whose photo is itself the problem (blurred, dark, under glare, too small) goes to
+    // review for it whatever it reads: not squared up and read again for a better reading.
+    const photoUsable = docMeasured.then(
+      (q) => judgeQuality(q, 'document').problems.length === 0,
+      () => true,
+    );
     // Faces (and liveness after them) run while the MRZ and text stages work on their threads.
     // Both branches are awaited together, so a failure in either is handled, never left floating.
     const docFaceFound = timed('faces', () => this.faces.analyseDocument(front, { searchTiles }));
@@ -232,7 +238,7 @@ export class VisionPipeline implements VerificationPipeline {
       // blank over the portrait takes the first letters beside it and the recogniser loses lines.
       // Kept on the terms the block is kept on (below); where both are, the better of the two (the
       // block read WOJCIK where the squared card read WOICIK: tune-b7e2/110).
-      const squared = weak && face ? await timed('ocr', () => squareUp(front, face)) : null;
+      const squared = weak && face && (await photoUsable) ? await timed('ocr', () => squareUp(front, face)) : null;
       const onSquare: TextReading[] = [];
       let squaredKept: TextReading | null = null;
       if (squared) {
