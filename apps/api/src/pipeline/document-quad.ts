@@ -22,12 +22,12 @@ const CANDIDATES = 80;
 const NEAR_BEST = 0.85;
 /** Width over height of the quad found, its opposite sides averaged: ID-1 cards 1.59, TD3 pages 1.42, TD2 1.41, with room for perspective. */
 const MIN_ASPECT = 1.15;
+const MAX_ASPECT = 1.95;
+/** The least for the part of a document the frame cut on one side: more than half an ID-1 card seen. */
+const MIN_CUT_ASPECT = 0.8;
 /** A line on the document guiding a side the frame cut off: within this many degrees of the opposite side, covered along this share between its neighbours. */
 const GUIDE_TURN = 25;
 const GUIDE_COVER = 0.3;
-/** The same for the part of a document the frame cut on one side: more than half an ID-1 card seen. */
-const MIN_CUT_ASPECT = 0.8;
-const MAX_ASPECT = 1.95;
 
 interface Line {
   /** The edge's normal, pointing from dark to light, radians. */
@@ -35,11 +35,11 @@ interface Line {
   /** Its distance from the origin along the normal, analysis px. */
   rho: number;
   votes: number;
-  /** The photo's own edge standing in for a side the frame cut off. */
+  /** Drawn for a side the frame cut off (the photo's edge, or `cutSide`'s line), not found. */
   frame?: true;
 }
 
-/** The document's corners as found; `cut` when one side is the photo's edge (the document runs off the frame there). */
+/** The document's corners as found; `cut` when one side was drawn, the document running off the frame there. */
 export interface FoundQuad {
   corners: Quad;
   cut: boolean;
@@ -51,9 +51,10 @@ export interface FoundQuad {
  * correction (`rectify`). A card or a data page on a desk is a bright (or dark) quadrilateral
  * against its background: its four edges are the longest straight edges of one polarity around
  * what it holds. Edges of the grey picture vote in a Hough accumulator by their own direction (so a
- * card's top edge, light below, is never confused with a shadow's, dark below); per side, the
- * strongest line with `inside` wholly on its document side is kept, for the polarity whose four
- * sides vote most. A document that runs off the frame on one side has that side drawn where its
+ * card's top edge, light below, is never confused with a shadow's, dark below); per side, among the
+ * lines with `inside` wholly on the document's side, the innermost of those covering the segment
+ * between its neighbours nearly as well as the best is kept, for the polarity whose four sides are
+ * covered most. A document that runs off the frame on one side has that side drawn where its
  * neighbours leave the photo (`cutSide`), and the part in the picture is returned (`cut`). Null
  * when it runs off on two sides, the quad is not a document's shape, or a side is too faint (a
  * white card on a white table): the stages then read the photo as before.
@@ -110,13 +111,13 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
         .slice(0, CANDIDATES);
     });
     // A document running off the frame on one side (a card held close, a page's edge past the
-    // photo's): that side is the photo's own edge, and the quad is the part in the picture.
+    // photo's): that side is drawn (`cutSide`, below), and the quad is the part in the picture.
     const missing = candidates.flatMap((c, s) => (c.length === 0 ? [s] : []));
     if (missing.length > 1) continue;
     const chosen = candidates.map((c, s) => c[0] ?? frame[s]!);
     // A line's votes count its whole length: a wood grain's stripe or a table's edge across the
-    // photo outvotes a card's side. Each side is chosen again by its support between its two
-    // neighbours (edge pixels along that segment), the innermost of those nearly as well supported
+    // photo outvotes a card's side. Each side is chosen again by its coverage between its two
+    // neighbours (`segmentSupport`), the innermost of those nearly as well covered
     // as the best: a desk's stripe beyond the card holds that segment as fully as the card's edge,
     // and a portrait's edge holds only its own part of it.
     let supports = [0, 0, 0, 0];
@@ -145,7 +146,7 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
   const sides4 = best.lines;
   // Where the four lines make no document, one of them may be a line on it standing in for a side
   // the frame cut off (the portrait's edge, a line of print): each side in turn, the least
-  // covered first, is tried as the photo's edge.
+  // covered first, is drawn as one the frame cut off (`cutSide`).
   const covered = sides4.map((l, i) => {
     const a = meet(l, sides4[(i + 3) % 4]!);
     const b = meet(l, sides4[(i + 1) % 4]!);
