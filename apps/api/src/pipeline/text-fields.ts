@@ -120,11 +120,8 @@ function labelledExpiry(text: string, at: number): boolean {
 }
 const NUMERIC_DATE_IN_LINE = /\d{2}[ ./-]?\d{2}[ ./-]?\d{4}/;
 
-/**
- * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
- * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
- */
-export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
+/** The dates of a text (as `fieldsFromText` reads them), in order, each with whether it is labelled an expiry; and the text as they were read in. */
+function datesIn(text: string, country: string | null): { read: { iso: string; expiryLabel: boolean }[]; withMonthNumbers: string } {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
   // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
   // A date that is no date in the expected order is read the other way (10/13/2029 on a card
@@ -146,10 +143,33 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     }))
     .filter((d): d is { iso: string; expiryLabel: boolean } => d.iso !== null && isCalendarDate(d.iso))
     .sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
+  return { read, withMonthNumbers };
+}
+
+/** The last day a document read on `now` can be valid to: no document is valid for more than about 20 years. */
+const horizonOf = (now: Date) => new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Whether the text holds a date beyond any document's validity (2082 read for 2032): a misread
+ * date, most likely a future expiry's (a past date misread that far ahead takes a larger error).
+ * Never an expiry to approve on; evidence, against a past expiry read elsewhere, that the
+ * document may still be valid.
+ */
+export function readsDateBeyondValidity(text: string, now: Date, country: string | null = null): boolean {
+  const horizon = horizonOf(now);
+  return datesIn(text, country).read.some((d) => d.iso > horizon);
+}
+
+/**
+ * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
+ * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
+ */
+export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
+  const { read, withMonthNumbers } = datesIn(text, country);
   const today = now.toISOString().slice(0, 10);
   // No document is valid for more than about 20 years: a date further ahead is a misreading
   // (3095 for 2035), no expiry to approve on.
-  const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const horizon = horizonOf(now);
   while (read.length && read[read.length - 1]!.iso > horizon) read.pop();
   const dates = read.map((d) => d.iso);
   const latest = read[read.length - 1];

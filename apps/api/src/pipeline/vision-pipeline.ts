@@ -40,7 +40,7 @@ import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
 import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
-import { fieldsFromText } from './text-fields.js';
+import { fieldsFromText, readsDateBeyondValidity } from './text-fields.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
 export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
@@ -306,10 +306,7 @@ export class VisionPipeline implements VerificationPipeline {
     const today = this.now().toISOString().slice(0, 10);
     // Printed dates have no check digit: where the side's readings disagree on whether it has
     // expired (07/11/2029 read 07/11/2025 in one of them), neither is taken; a person looks.
-    const expiryInDoubt = expiryReadingsDisagree(
-      readFields.map((f) => f.expiryDate),
-      today,
-    );
+    const expiryInDoubt = printedExpiryInDoubt(mrz ? [] : [text, ...otherTexts].map((t) => t.text), this.now(), v.country);
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -484,6 +481,9 @@ function raised(r: Region): Region {
   return { ...r, top, height: r.height + (r.top - top) };
 }
 
+/** A reading's expiry, for `expiryReadingsDisagree`, where it read a date beyond any document's validity (a misread future). */
+const BEYOND_VALIDITY = '9999-12-31';
+
 /** Where a squared-up document's zone is read from: its lower half. */
 const SQUARED_ZONE = 0.5;
 /** The middle of a photo: a side without a portrait (a card's back) is looked for around it. */
@@ -581,6 +581,18 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
 }
 
 /** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */
+/**
+ * Whether a side's printed readings leave its expiry in doubt: they disagree on whether it has
+ * expired, or one read a date decades ahead (2082 for 2032: no expiry, but a reading that saw the
+ * document still valid) where another read a past expiry (the lost expiry's issue date taken for
+ * it: a genuine licence was rejected as expired).
+ */
+export function printedExpiryInDoubt(texts: readonly string[], now: Date, country: string | null): boolean {
+  const expiries = texts.map((t) => fieldsFromText(t, now, country).expiryDate);
+  const ahead = texts.filter((t) => readsDateBeyondValidity(t, now, country)).map(() => BEYOND_VALIDITY);
+  return expiryReadingsDisagree([...expiries, ...ahead], now.toISOString().slice(0, 10));
+}
+
 export function expiryReadingsDisagree(expiries: readonly (string | null)[], today: string): boolean {
   const read = expiries.filter((d): d is string => d !== null);
   return read.some((d) => d < today) && read.some((d) => d >= today);

@@ -305,7 +305,7 @@ describe('stackedReadings: a zone split between two regions read apart', () => {
 });
 
 describe('init fields steer parsing', async () => {
-  const { expiryReadingsDisagree, mrzSides, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
+  const { expiryReadingsDisagree, mrzSides, printedExpiryInDoubt, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
   const { fieldsFromText } = await import('../../src/pipeline/text-fields.js');
   const now = new Date('2026-11-21T00:00:00Z');
   it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
@@ -328,6 +328,20 @@ describe('init fields steer parsing', async () => {
     expect(expiryReadingsDisagree(['2025-07-11', null], '2026-11-21')).toBe(false);
     // Expiring today is not expired.
     expect(expiryReadingsDisagree(['2026-11-21', '2026-11-20'], '2026-11-21')).toBe(true);
+  });
+  it('a reading that read a date decades ahead leaves a past expiry read elsewhere in doubt', () => {
+    // Check set sixth/x085, a licence at 640 x 480: 4b. 12 09 2032 read 2082 binarised and 2012 in
+    // grey, where the issue date 03 10 2021 (its 4a. read 43.) was taken for the expiry: rejected
+    // as expired, a genuine user.
+    const inked = '1 DUPONT MOREAU\n2. JEAN-BAPTISIE\nL103 100021 4 Stanosta\nAh. 1209 2082\n5 CRI51260';
+    const grey = '1. DUPONT-MOREAU\n2. JEAN-BAPTISTE\n3.08 03 1970 LYON\n43.03 10 2021 4c. Starosta\n4b, 12 09 2012\n5. C38151261';
+    expect(fieldsFromText(grey, now).expiryDate).toBe('2021-10-03');
+    expect(fieldsFromText(inked, now).expiryDate).toBeNull();
+    expect(printedExpiryInDoubt([grey, inked], now, null)).toBe(true);
+    // Alone, the grey reading is sure of its (wrong) expiry; an expired card read twice stays expired.
+    expect(printedExpiryInDoubt([grey], now, null)).toBe(false);
+    const expired = '3. 04.03.1991 TURKIYE\n4a. 05.08.2014\n4b. 05.08.2024';
+    expect(printedExpiryInDoubt([expired, expired], now, null)).toBe(false);
   });
   it('a past expiry is claimed from three dates only when the one before it could be its issue date', () => {
     // Expired: issued 2014, expired 2024 (ten years), whatever order the layout prints them in.
