@@ -178,8 +178,9 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
   // The guide: the line beside the opposite side (either polarity) best covered between the neighbours.
   let guide: { line: Line; cover: number } | null = null;
   for (const l of lines) {
-    const turn = angleBetween(l.angle, opposite.angle);
-    if (Math.min(turn, Math.PI - turn) > (GUIDE_TURN * Math.PI) / 180 || Math.min(turn, Math.PI - turn) < 0.5 * (Math.PI / 180)) continue;
+    // Either polarity: the turn between the two lines, whichever way their normals point.
+    const turn = Math.min(angleBetween(l.angle, opposite.angle), Math.PI - angleBetween(l.angle, opposite.angle));
+    if (turn > (GUIDE_TURN * Math.PI) / 180 || turn < 0.5 * (Math.PI / 180)) continue;
     const a = meet(l, before);
     const b = meet(l, after);
     if (!a || !b) continue;
@@ -191,15 +192,9 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
   let widest = -Infinity;
   for (const at of [meet(before, edge), meet(after, edge)]) {
     if (!at) continue;
-    let line: Line;
-    if (vanishing) {
-      const [dx, dy] = [at[0] - vanishing[0], at[1] - vanishing[1]];
-      const angle = Math.atan2(dx, -dy);
-      line = { angle, rho: at[0] * Math.cos(angle) + at[1] * Math.sin(angle), votes: 0, frame: true };
-    } else {
-      const angle = opposite.angle + Math.PI;
-      line = { angle, rho: at[0] * Math.cos(angle) + at[1] * Math.sin(angle), votes: 0, frame: true };
-    }
+    // Towards the vanishing point, or parallel to the opposite side; through `at` either way.
+    const angle = vanishing ? Math.atan2(at[0] - vanishing[0], vanishing[1] - at[1]) : opposite.angle + Math.PI;
+    const line: Line = { angle, rho: at[0] * Math.cos(angle) + at[1] * Math.sin(angle), votes: 0, frame: true };
     const [a, b] = [meet(line, before), meet(line, after)];
     if (!inPhoto(a) || !inPhoto(b)) continue;
     // The most of the document kept: the cut side's corners farthest from the opposite side.

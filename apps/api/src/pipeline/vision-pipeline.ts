@@ -262,13 +262,7 @@ export class VisionPipeline implements VerificationPipeline {
           ? { reading: squaredKept, others: [best, other, ...onSquare, ...more] }
           : { reading: best, others: [other, ...onSquare, ...more] };
       // Squared up, the document read settles the name, the fields and the expiry: nothing for the block to add.
-      if (
-        squaredKept &&
-        nameIn(squaredKept) >= POLICY.nameMatch.review &&
-        readScore(squaredKept) >= POLICY.documentOcr.review &&
-        expiryIn(squaredKept)
-      )
-        return outcome();
+      if (squaredKept && settles({ reading: squaredKept, others: [] })) return outcome();
       const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
       if (!block || !blank) return outcome();
       // The block keeps the blank as drawn: narrowed to the portrait's edge there too, it read
