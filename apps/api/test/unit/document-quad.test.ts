@@ -3,28 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { decodeImage, type Region } from '../../src/pipeline/decode.js';
 import { findDocumentQuad, rectify, type Quad } from '../../src/pipeline/document-quad.js';
 import { apply, homography, type Point } from '../../src/pipeline/homography.js';
-import { warpToQuad } from '../../src/eval/warp.js';
-import { face } from '../../src/eval/synthetic-documents.js';
+import { CARD, cardPixels, photographInPerspective, PORTRAIT } from '../helpers/card-in-perspective.js';
 
-// A card built here (not the evaluation set's layouts): a portrait cropped tight on the left, the
-// fields beside it, drawn in perspective onto a desk by a known quad.
-const CARD = { width: 856, height: 540 };
-const PORTRAIT = { left: 40, top: 110, width: 200, height: 260 };
-
-async function cardRgba(): Promise<Buffer> {
-  const lines = ['Surname', 'LINDQVIST', 'Given names', 'ANNA MARIA', 'Date of expiry', '12 04 2031']
-    .map((t, i) => `<text x="270" y="${140 + i * 50}" font-family="DejaVu Sans" font-size="${i % 2 ? 34 : 20}" fill="#222">${t}</text>`)
-    .join('');
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD.width}" height="${CARD.height}">
-    <rect width="100%" height="100%" rx="24" fill="#e9eef2"/>
-    <text x="40" y="70" font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#223">IDENTITY CARD</text>${lines}</svg>`;
-  const portrait = await sharp(face('grace_hopper.jpg')).resize(PORTRAIT.width, PORTRAIT.height).png().toBuffer();
-  return sharp(Buffer.from(svg))
-    .composite([{ input: portrait, left: PORTRAIT.left, top: PORTRAIT.top }])
-    .ensureAlpha()
-    .raw()
-    .toBuffer();
-}
+// The fields 30 px beside a portrait cropped tight.
+const LAYOUT = {
+  lines: ['Surname', 'LINDQVIST', 'Given names', 'ANNA MARIA', 'Date of expiry', '12 04 2031'],
+  x: 270,
+  top: 140,
+  pitch: 50,
+  labelSize: 20,
+  valueSize: 34,
+};
 
 /** A desk with a wood grain's stripes (long straight edges of both polarities, beyond the card's). */
 function desk(size: { width: number; height: number }): Buffer {
@@ -35,11 +24,7 @@ function desk(size: { width: number; height: number }): Buffer {
 
 /** The card drawn onto `quad` of a photo of the desk; the portrait's box in the photo (relative). */
 async function photograph(size: { width: number; height: number }, quad: Quad): Promise<{ bytes: Buffer; portrait: Region }> {
-  const patch = warpToQuad(await cardRgba(), CARD.width, CARD.height, quad);
-  const bytes = await sharp(desk(size))
-    .composite([{ input: patch.data, raw: { width: patch.width, height: patch.height, channels: 4 }, left: patch.left, top: patch.top }])
-    .jpeg({ quality: 85 })
-    .toBuffer();
+  const bytes = await photographInPerspective(await cardPixels(LAYOUT), quad, sharp(desk(size)));
   const toPhoto = homography(
     [
       [0, 0],

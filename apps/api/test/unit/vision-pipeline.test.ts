@@ -7,8 +7,8 @@ import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
 import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
 import { isDrivingLicence, sameOtherSurname, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
-import { warpToQuad } from '../../src/eval/warp.js';
 import { buildCase } from '../../src/eval/eval-set.js';
+import { cardPixels, photographInPerspective, PORTRAIT } from '../helpers/card-in-perspective.js';
 import { samplePassport } from '../helpers/sample-passport.js';
 
 const fixtures = FACES_DIR;
@@ -498,37 +498,25 @@ describe('a card under perspective', () => {
   // Seen from low and to the right: the top edge falls 9 degrees, the bottom 1, the right side is
   // shorter. The portrait is cropped tight with the labels and values 16 px beside it: levelled as
   // a whole, the portrait's edges lean and the blank over it takes the fields' first letters.
-  const CARD = { width: 856, height: 540 };
-  const PORTRAIT = { left: 40, top: 110, width: 200, height: 260 };
-  async function tiltedCard(): Promise<Buffer> {
-    const lines = ['Surname', 'LINDQVIST', 'Given names', 'ANNA MARIA', 'Date of birth', '03.07.1986', 'Date of expiry', '12.04.2031']
-      .map(
-        (t, i) =>
-          `<text x="${PORTRAIT.left + PORTRAIT.width + 16}" y="${130 + i * 40}" font-family="DejaVu Sans" font-size="${i % 2 ? 30 : 17}" fill="#222">${t}</text>`,
-      )
-      .join('');
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${CARD.width}" height="${CARD.height}"><rect width="100%" height="100%" rx="24" fill="#e9eef2"/><text x="40" y="70" font-family="DejaVu Sans" font-weight="bold" font-size="30" fill="#223">IDENTITY CARD</text>${lines}</svg>`;
-    const portrait = await sharp(path.join(fixtures, 'grace_hopper.jpg'))
-      .extract({ left: 60, top: 20, width: 400, height: 520 })
-      .resize(PORTRAIT.width, PORTRAIT.height)
-      .png()
-      .toBuffer();
-    const rgba = await sharp(Buffer.from(svg))
-      .composite([{ input: portrait, left: PORTRAIT.left, top: PORTRAIT.top }])
-      .ensureAlpha()
-      .raw()
-      .toBuffer();
-    const patch = warpToQuad(rgba, CARD.width, CARD.height, [
-      [260, 300],
-      [1350, 470],
-      [1310, 1010],
-      [220, 990],
-    ]);
-    return sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#5a6b7d' } })
-      .composite([{ input: patch.data, raw: { width: patch.width, height: patch.height, channels: 4 }, left: patch.left, top: patch.top }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
-  }
+  const tiltedCard = async () =>
+    photographInPerspective(
+      await cardPixels({
+        lines: ['Surname', 'LINDQVIST', 'Given names', 'ANNA MARIA', 'Date of birth', '03.07.1986', 'Date of expiry', '12.04.2031'],
+        x: PORTRAIT.left + PORTRAIT.width + 16,
+        top: 130,
+        pitch: 40,
+        labelSize: 17,
+        valueSize: 30,
+        crop: { left: 60, top: 20, width: 400, height: 520 },
+      }),
+      [
+        [260, 300],
+        [1350, 470],
+        [1310, 1010],
+        [220, 990],
+      ],
+      sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#5a6b7d' } }),
+    );
 
   it('a printed card whose portrait is cropped tight: squared up by its edges, its name and dates are read and it is approved', async () => {
     const r = await pipeline.run(
@@ -544,16 +532,17 @@ describe('a card under perspective', () => {
       .ensureAlpha()
       .raw()
       .toBuffer();
-    const patch = warpToQuad(rgba, 1250, 880, [
-      [200, 350],
-      [1400, 200],
-      [1350, 1100],
-      [250, 950],
-    ]);
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3d3b38' } })
-      .composite([{ input: patch.data, raw: { width: patch.width, height: patch.height, channels: 4 }, left: patch.left, top: patch.top }])
-      .jpeg({ quality: 85 })
-      .toBuffer();
+    const photo = await photographInPerspective(
+      rgba,
+      [
+        [200, 350],
+        [1400, 200],
+        [1350, 1100],
+        [250, 950],
+      ],
+      sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#3d3b38' } }),
+      { width: 1250, height: 880 },
+    );
     const r = await run('Ana Lucía Martínez García', photo, await astronautSelfie());
     // Only the zone gives document_ocr 1 (its check digits held).
     expect(r.scores.document_ocr).toBe(1);
