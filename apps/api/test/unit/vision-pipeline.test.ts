@@ -330,6 +330,70 @@ describe('a driving licence: its printed text first, the zone only when that lea
   }, 120_000);
 });
 
+describe('the zone search and the printed reading, side by side', () => {
+  /** When a run's page readings start and its zone searches end, in order. */
+  const traced = async (work: () => Promise<unknown>) => {
+    const target = pipeline as unknown as {
+      ocr: { readPage: (...a: unknown[]) => Promise<unknown> };
+      readMrz: (...a: unknown[]) => Promise<unknown>;
+    };
+    const [readPage, readMrz] = [target.ocr.readPage, target.readMrz];
+    const events: string[] = [];
+    target.ocr.readPage = (...a) => {
+      events.push('page');
+      return readPage.apply(target.ocr, a);
+    };
+    target.readMrz = async (...a) => {
+      try {
+        return await readMrz.apply(pipeline, a);
+      } finally {
+        events.push('zone search ended');
+      }
+    };
+    try {
+      await work();
+    } finally {
+      target.ocr.readPage = readPage;
+      target.readMrz = readMrz;
+    }
+    return events;
+  };
+
+  it("an identity card printed without a zone: its front's text is read while the zone is still searched for", async () => {
+    const front = await passportPage({
+      surname: 'MARTÍNEZ GARCÍA',
+      givenNames: 'ANA LUCÍA',
+      documentNumber: 'PAB123456',
+      nationality: 'ESP',
+      dateOfBirth: '28 02 1990',
+      expiryDate: '14 05 2031',
+      mrz: [],
+      portrait: path.join(fixtures, 'astronaut.png'),
+    });
+    // Its back shows no zone either: the back's zone search, then the front's.
+    const back = await textCard(1000, 630);
+    const selfie = await astronautSelfie();
+    let verdict = '';
+    const events = await traced(async () => {
+      const request: PipelineRequest = { submittedFullName: 'Ana Lucía Martínez García', documentType: 'national_id', country: null };
+      verdict = (await pipeline.run(request, { docFront: front, docBack: back, selfie, liveness: null })).verdict;
+    });
+    expect(verdict).toBe('approved');
+    expect(events.filter((e) => e === 'zone search ended')).toHaveLength(2);
+    expect(events.indexOf('page')).toBeGreaterThanOrEqual(0);
+    expect(events.indexOf('page')).toBeLessThan(events.lastIndexOf('zone search ended'));
+  }, 120_000);
+
+  it('a passport whose zone its first reading shows: no printed page is read', async () => {
+    let verdict = '';
+    const events = await traced(async () => {
+      verdict = (await run('Ana Lucía Martínez García', await passport(), await astronautSelfie())).verdict;
+    });
+    expect(verdict).toBe('approved');
+    expect(events).toEqual(['zone search ended']);
+  }, 120_000);
+});
+
 describe('two readings of a side that agree on another family name', () => {
   const card = (surname: string) => ({
     text: `IDENTITY CARD\nNom / Surname\n${surname}\nPrénoms / Given names\nINGRID SOFIE\nNationalité / Nationality\nNOR`,
