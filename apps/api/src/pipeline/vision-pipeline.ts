@@ -151,21 +151,13 @@ export class VisionPipeline implements VerificationPipeline {
         if (settles(printed)) return { mrz: null, text: printed.reading, otherTexts: printed.others };
       }
       let mrz: MrzFields | null = null;
-      // A side whose first zone reading shows no line of a zone is most likely printed without one
-      // (a card's front, a licence): its printed text starts being read beside the rest of the zone
-      // search, on the text engines, rather than after it. Given up (`leavePrinted`) once a zone is
-      // read after all.
-      const noZoneInSight = () => void readPrinted().catch(() => undefined);
       for (const side of mrzSides(v.documentType, { docFront: front, docBack: back })) {
         // What the side's quad is looked for around, should its zone need squaring up: the front's portrait.
         const onSide = side === front ? docFaceFound.then((f) => (f ? regionOf(f.box) : MIDDLE)) : Promise.resolve(MIDDLE);
-        mrz = await timed('mrz', () => this.readMrz(side, onSide, noZoneInSight));
+        mrz = await timed('mrz', () => this.readMrz(side, onSide));
         if (mrz) break;
       }
-      if (mrz) {
-        leavePrinted();
-        return { mrz, text: NO_TEXT, otherTexts: [] };
-      }
+      if (mrz) return { mrz, text: NO_TEXT, otherTexts: [] };
       const printed = await readPrinted();
       // Where the printed text leaves something in doubt, a zone its readings got serves (its
       // name field has no check digit and the page's recogniser misreads it more than OCR-B: a
@@ -179,24 +171,10 @@ export class VisionPipeline implements VerificationPipeline {
       if (zone && (!v.submittedFullName || zoneNameServes(v.submittedFullName, zone))) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
-    // Read at most once per run: a licence's early reading serves the MRZ-name check too. A reading
-    // started early and left unfinished (a zone was read meanwhile) reads no further page; should
-    // the run want the printed text after all (the MRZ-name check), it is read again from the start.
-    let printedReading: { readings: Promise<PrintedReadings>; left: boolean; done: boolean } | null = null;
-    const readPrinted = () => {
-      if (!printedReading) {
-        const attempt = { left: false, done: false, readings: Promise.resolve(null as unknown as PrintedReadings) };
-        attempt.readings = readPrintedText(() => attempt.left).finally(() => (attempt.done = true));
-        printedReading = attempt;
-      }
-      return printedReading.readings;
-    };
-    const leavePrinted = () => {
-      if (!printedReading || printedReading.done) return;
-      printedReading.left = true;
-      printedReading = null;
-    };
-    const readPrintedText = async (left: () => boolean): Promise<PrintedReadings> => {
+    // Read at most once per run: a licence's early reading serves the MRZ-name check too.
+    let printedReading: Promise<PrintedReadings> | null = null;
+    const readPrinted = () => (printedReading ??= readPrintedText());
+    const readPrintedText = async (): Promise<PrintedReadings> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const turn = await timed('ocr', () => this.skewOf(front));
@@ -215,7 +193,6 @@ export class VisionPipeline implements VerificationPipeline {
       const face = portrait ? regionOf(portrait.box) : undefined;
       const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
       const read = async (on: GreyPage, binarise: boolean) => {
-        if (left()) throw new Error('printed reading left: a zone was read');
         const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
         return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text, r.unsureWords) } : r;
       };
@@ -432,8 +409,7 @@ export class VisionPipeline implements VerificationPipeline {
    * printed front, a licence): the band is read only where it lies above the bottom already read,
    * and the picture as taken and the squared-up side not at all.
    */
-  /** A side's zone, or null; `noZoneInSight` is called when its first reading shows no line of one (`showsZoneLine`). */
-  private async readMrz(side: DecodedImage, onSide: Promise<Region>, noZoneInSight: () => void): Promise<MrzFields | null> {
+  private async readMrz(side: DecodedImage, onSide: Promise<Region>): Promise<MrzFields | null> {
     const level = await this.levelled(side);
     let zoneSeen = false;
     const parsed = (text: string) => {
@@ -452,7 +428,6 @@ export class VisionPipeline implements VerificationPipeline {
     const bottomText = await read(level, MRZ_BOTTOM);
     const bottom = parsed(bottomText);
     if (bottom) return bottom;
-    if (!zoneSeen) noZoneInSight();
     const band = await findMrzBand(level);
     const bandText = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await read(level, band) : null;
     const found = bandText === null ? null : parsed(bandText);
