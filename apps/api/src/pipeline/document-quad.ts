@@ -179,7 +179,8 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
   let guide: { line: Line; cover: number } | null = null;
   for (const l of lines) {
     // Either polarity: the turn between the two lines, whichever way their normals point.
-    const turn = Math.min(angleBetween(l.angle, opposite.angle), Math.PI - angleBetween(l.angle, opposite.angle));
+    const between = angleBetween(l.angle, opposite.angle);
+    const turn = Math.min(between, Math.PI - between);
     if (turn > (GUIDE_TURN * Math.PI) / 180 || turn < 0.5 * (Math.PI / 180)) continue;
     const a = meet(l, before);
     const b = meet(l, after);

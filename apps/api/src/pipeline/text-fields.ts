@@ -120,8 +120,25 @@ function labelledExpiry(text: string, at: number): boolean {
 }
 const NUMERIC_DATE_IN_LINE = /\d{2}[ ./-]?\d{2}[ ./-]?\d{4}/;
 
-/** The dates of a text (as `fieldsFromText` reads them), in order, each with whether it is labelled an expiry; and the text as they were read in. */
-function datesIn(text: string, country: string | null): { read: { iso: string; expiryLabel: boolean }[]; withMonthNumbers: string } {
+/**
+ * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
+ * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
+ */
+export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
+  return readTextFields(text, now, country).fields;
+}
+
+/**
+ * `fieldsFromText`'s fields, and whether the text held a date beyond any document's validity
+ * (2082 read for 2032), read in one pass: a misread date, most likely a future expiry's (a past
+ * date misread that far ahead takes a larger error). Never an expiry to approve on; evidence,
+ * against a past expiry read elsewhere, that the document may still be valid.
+ */
+export function readTextFields(
+  text: string,
+  now: Date,
+  country: string | null = null,
+): { fields: FieldsExtracted; beyondValidity: boolean } {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
   // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
   // A date that is no date in the expected order is read the other way (10/13/2029 on a card
@@ -143,33 +160,11 @@ function datesIn(text: string, country: string | null): { read: { iso: string; e
     }))
     .filter((d): d is { iso: string; expiryLabel: boolean } => d.iso !== null && isCalendarDate(d.iso))
     .sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
-  return { read, withMonthNumbers };
-}
-
-/** The last day a document read on `now` can be valid to: no document is valid for more than about 20 years. */
-const horizonOf = (now: Date) => new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
-
-/**
- * Whether the text holds a date beyond any document's validity (2082 read for 2032): a misread
- * date, most likely a future expiry's (a past date misread that far ahead takes a larger error).
- * Never an expiry to approve on; evidence, against a past expiry read elsewhere, that the
- * document may still be valid.
- */
-export function readsDateBeyondValidity(text: string, now: Date, country: string | null = null): boolean {
-  const horizon = horizonOf(now);
-  return datesIn(text, country).read.some((d) => d.iso > horizon);
-}
-
-/**
- * Without an MRZ: a document number and dates from free text (DD MM YYYY, DD.MM.YYYY,
- * YYYY-MM-DD; MM DD YYYY where `country` writes dates month first).
- */
-export function fieldsFromText(text: string, now: Date, country: string | null = null): FieldsExtracted {
-  const { read, withMonthNumbers } = datesIn(text, country);
   const today = now.toISOString().slice(0, 10);
   // No document is valid for more than about 20 years: a date further ahead is a misreading
   // (3095 for 2035), no expiry to approve on.
-  const horizon = horizonOf(now);
+  const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const beyondValidity = read.some((d) => d.iso > horizon);
   while (read.length && read[read.length - 1]!.iso > horizon) read.pop();
   const dates = read.map((d) => d.iso);
   const latest = read[read.length - 1];
@@ -191,11 +186,12 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
     dates.length >= 2 &&
     (dates.length >= 3 || latest.expiryLabel) &&
     couldBeValidity(dates[dates.length - 2]!, latest.iso);
-  return {
+  const fields = {
     fullName: null,
     documentNumber: number,
     dateOfBirth: dates.length === 1 && dates[0]! >= today ? null : (dates.find((d) => d < today) ?? null),
     expiryDate: latest && (latest.iso >= today || pastExpiry) ? latest.iso : null,
     nationality: null,
   };
+  return { fields, beyondValidity };
 }

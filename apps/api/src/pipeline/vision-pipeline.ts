@@ -40,7 +40,7 @@ import { decide, documentOcrScore, POLICY } from './policy.js';
 import { printedFields } from './printed-fields.js';
 import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
-import { fieldsFromText, readsDateBeyondValidity } from './text-fields.js';
+import { fieldsFromText, readTextFields } from './text-fields.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
 export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
@@ -296,11 +296,12 @@ export class VisionPipeline implements VerificationPipeline {
     const printed = mrz ? null : printedFields(text.text);
     const typed = v.submittedFullName;
     const printedNameRead = mrz ? null : printedNameIn(typed, text);
-    const readFields = mrz ? [] : [text, ...otherTexts].map((t) => fieldsFromText(t.text, this.now(), v.country));
+    const readTexts = mrz ? [] : [text, ...otherTexts].map((t) => readTextFields(t.text, this.now(), v.country));
+    const readFields = readTexts.map((r) => r.fields);
     const today = this.now().toISOString().slice(0, 10);
     // Printed dates have no check digit: where the side's readings disagree on whether it has
     // expired (07/11/2029 read 07/11/2025 in one of them), neither is taken; a person looks.
-    const expiryInDoubt = printedExpiryInDoubt(mrz ? [] : [text, ...otherTexts].map((t) => t.text), this.now(), v.country);
+    const expiryInDoubt = printedExpiryInDoubt(readTexts, today);
     const fields: FieldsExtracted = mrz
       ? {
           fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
@@ -574,19 +575,19 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
   return p.surname ? { surname: p.surname, givenNames: p.givenNames ?? '' } : null;
 }
 
-/** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */
 /**
- * Whether a side's printed readings leave its expiry in doubt: they disagree on whether it has
- * expired, or one read a date decades ahead (2082 for 2032: no expiry, but a reading that saw the
- * document still valid) where another read a past expiry (the lost expiry's issue date taken for
- * it: a genuine licence was rejected as expired).
+ * Whether a side's printed readings (`readTextFields` of each) leave its expiry in doubt on
+ * `today` (ISO date): they disagree on whether it has expired, or one read a date decades ahead
+ * (2082 for 2032: no expiry, but a reading that saw the document still valid) where another read
+ * a past expiry (the lost expiry's issue date taken for it: a genuine licence was rejected as expired).
  */
-export function printedExpiryInDoubt(texts: readonly string[], now: Date, country: string | null): boolean {
-  const expiries = texts.map((t) => fieldsFromText(t, now, country).expiryDate);
-  const ahead = texts.filter((t) => readsDateBeyondValidity(t, now, country)).map(() => BEYOND_VALIDITY);
-  return expiryReadingsDisagree([...expiries, ...ahead], now.toISOString().slice(0, 10));
+export function printedExpiryInDoubt(readings: readonly ReturnType<typeof readTextFields>[], today: string): boolean {
+  const expiries = readings.map((r) => r.fields.expiryDate);
+  const ahead = readings.filter((r) => r.beyondValidity).map(() => BEYOND_VALIDITY);
+  return expiryReadingsDisagree([...expiries, ...ahead], today);
 }
 
+/** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */
 export function expiryReadingsDisagree(expiries: readonly (string | null)[], today: string): boolean {
   const read = expiries.filter((d): d is string => d !== null);
   return read.some((d) => d < today) && read.some((d) => d >= today);

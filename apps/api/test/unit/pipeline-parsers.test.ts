@@ -306,7 +306,7 @@ describe('stackedReadings: a zone split between two regions read apart', () => {
 
 describe('init fields steer parsing', async () => {
   const { expiryReadingsDisagree, mrzSides, printedExpiryInDoubt, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
-  const { fieldsFromText } = await import('../../src/pipeline/text-fields.js');
+  const { fieldsFromText, readTextFields } = await import('../../src/pipeline/text-fields.js');
   const now = new Date('2026-11-21T00:00:00Z');
   it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
     // The binarised reading lost the expiry line to a glare spot; the grey one read it, but misread the birth date.
@@ -337,11 +337,16 @@ describe('init fields steer parsing', async () => {
     const grey = '1. DUPONT-MOREAU\n2. JEAN-BAPTISTE\n3.08 03 1970 LYON\n43.03 10 2021 4c. Starosta\n4b, 12 09 2012\n5. C38151261';
     expect(fieldsFromText(grey, now).expiryDate).toBe('2021-10-03');
     expect(fieldsFromText(inked, now).expiryDate).toBeNull();
-    expect(printedExpiryInDoubt([grey, inked], now, null)).toBe(true);
+    const inDoubt = (texts: string[]) =>
+      printedExpiryInDoubt(
+        texts.map((t) => readTextFields(t, now)),
+        '2026-11-21',
+      );
+    expect(inDoubt([grey, inked])).toBe(true);
     // Alone, the grey reading is sure of its (wrong) expiry; an expired card read twice stays expired.
-    expect(printedExpiryInDoubt([grey], now, null)).toBe(false);
+    expect(inDoubt([grey])).toBe(false);
     const expired = '3. 04.03.1991 TURKIYE\n4a. 05.08.2014\n4b. 05.08.2024';
-    expect(printedExpiryInDoubt([expired, expired], now, null)).toBe(false);
+    expect(inDoubt([expired, expired])).toBe(false);
   });
   it('a past expiry is claimed from three dates only when the one before it could be its issue date', () => {
     // Expired: issued 2014, expired 2024 (ten years), whatever order the layout prints them in.
