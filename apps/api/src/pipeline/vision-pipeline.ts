@@ -15,7 +15,7 @@ import { documentRegion } from './find-document.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
-import { findMrzCandidates, parseMrz, showsZoneLine, stackedReadings, type MrzFields } from './mrz.js';
+import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedReadings, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
@@ -407,12 +407,16 @@ export class VisionPipeline implements VerificationPipeline {
    * frame) and, where that band began above the bottom, the two readings stacked; then, for a
    * crooked estimate, the bottom of the picture as taken; last, the side found by its edges around
    * `onSide` and squared up. A side where no reading showed a line of a zone has none (a card's
-   * printed front, a licence): the band is read only where it lies above the bottom already read,
-   * and the picture as taken and the squared-up side not at all.
+   * printed front, a licence): the band is read only where it lies above the bottom already read.
+   * The readings after the band (a line higher, as taken, squared up) are for a zone seen with its
+   * run of fillers (`showsZoneFillers`): the OCR-B model reads a printed front as lines of the
+   * zone's alphabet with a few fillers among them, and searching on cost such a side three more
+   * readings (about 0.4 s) before its printed text was read.
    */
   private async readMrz(side: DecodedImage, onSide: Promise<Region>): Promise<MrzFields | null> {
     const level = await this.levelled(side);
     let zoneSeen = false;
+    let fillersSeen = false;
     const parsed = (text: string) => {
       for (const lines of findMrzCandidates(text)) {
         const fields = parseMrz(lines, this.now());
@@ -423,6 +427,7 @@ export class VisionPipeline implements VerificationPipeline {
     const read = async (img: DecodedImage, where: number | Region) => {
       const text = await this.ocr.readMrzRegion(img, where);
       zoneSeen ||= showsZoneLine(text);
+      fillersSeen ||= showsZoneFillers(text);
       return text;
     };
     const attempt = async (img: DecodedImage, where: number | Region) => parsed(await read(img, where));
@@ -440,10 +445,10 @@ export class VisionPipeline implements VerificationPipeline {
     if (across) return across;
     // A band of two lines may be a zone's last line over the card's own edge (a light card on a
     // dark desk draws a line of "ink"): the zone's first line is then above it.
-    const higher = band && zoneSeen ? await attempt(level, raised(band)) : null;
+    const higher = band && fillersSeen ? await attempt(level, raised(band)) : null;
     if (higher) return higher;
-    const asTaken = level === side || !zoneSeen ? null : await attempt(side, MRZ_BOTTOM);
-    if (asTaken || !zoneSeen) return asTaken;
+    const asTaken = level === side || !fillersSeen ? null : await attempt(side, MRZ_BOTTOM);
+    if (asTaken || !fillersSeen) return asTaken;
     // A zone seen and not read: the side under perspective (its lines converge, one levelling does
     // not level them all) is found by its four edges, seen square on (document-quad.ts), and its
     // lower half read; a TD1 card's zone fills up to the lower 45% of it.

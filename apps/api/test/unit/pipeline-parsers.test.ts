@@ -6,6 +6,7 @@ import {
   findMrzLines,
   mrzDate,
   parseMrz,
+  showsZoneFillers,
   showsZoneLine,
   stackedReadings,
 } from '../../src/pipeline/mrz.js';
@@ -213,6 +214,21 @@ describe('showsZoneLine: whether a reading saw a zone at all', () => {
     // Two fillers in a short fragment (the desk, a seal) are no zone line either.
     expect(showsZoneLine('K<<A 1')).toBe(false);
     expect(showsZoneLine('')).toBe(false);
+  });
+});
+
+describe('showsZoneFillers: whether a reading saw a zone worth searching on', () => {
+  it('holds on a zone misread, whose run of fillers survives, and not on a printed front read as zone letters', () => {
+    // Zones read beyond parsing on heldout-b41d (a TD1 card's back, a passport under perspective).
+    expect(showsZoneFillers('84VWVININMOWVV94C<C44O9OC<55NN55N5NN\n49406199F3212286DNK<<<<<<<<<<<2E')).toBe(true);
+    expect(showsZoneFillers('P<CZELUKASIEWICZ<<OONA<F4IMA<<<<<<<<<<<<<<<\nNL23707409<ZES904184F3005176<<<<<<<<<<<<<<0Q')).toBe(true);
+    // A card's printed front read by the OCR-B model: fillers scattered, three at most in a row.
+    const front = 'FA<<0 N7J0CUMEN1ODOCUMNNO\n<<<4MWC0397780\n4 DEICD0IS\n4 27112026';
+    expect(showsZoneLine(front)).toBe(true);
+    expect(showsZoneFillers(front)).toBe(false);
+    expect(showsZoneFillers('44G3<45494050<002M04IN0N4\n40044000<<101N4M6060205654040')).toBe(false);
+    // A run of fillers in a short fragment is no zone line.
+    expect(showsZoneFillers('K<<<<A 1')).toBe(false);
   });
 });
 
