@@ -652,6 +652,19 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
 }
 
 /**
+ * Whether a printed name is the zone's own, letter for letter once written as a zone writes it
+ * (surname and given names apart): the zone's name was read right, and no other reading of the
+ * print can show it misread.
+ */
+export function sameAsZoneName(mrz: DocumentName, printed: DocumentName): boolean {
+  return (
+    zoneForm(printed.surname).length > 0 &&
+    zoneForm(mrz.surname) === zoneForm(printed.surname) &&
+    zoneForm(mrz.givenNames) === zoneForm(printed.givenNames)
+  );
+}
+
+/**
  * The zone's name as a text shows it when no label of the text was read: the text's word (or two
  * adjacent words joined, O BRIAIN) nearest to the zone's surname, within a misreading of it (at
  * most 3 letters, under a quarter of it, once transliterated and folded), with the zone's given

@@ -24,6 +24,7 @@ import {
   nameInTextScore,
   nameMatchScore,
   repairOcrReading,
+  sameAsZoneName,
   typedGivenNamesInText,
   zoneNameInText,
   zoneSurnameNearTyped,
@@ -172,9 +173,10 @@ export class VisionPipeline implements VerificationPipeline {
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
+    // `enough`: a first reading that needs no other (only when nothing has read the text yet).
     let printedReading: Promise<PrintedReadings> | null = null;
-    const readPrinted = () => (printedReading ??= readPrintedText());
-    const readPrintedText = async (): Promise<PrintedReadings> => {
+    const readPrinted = (enough?: (r: TextReading) => boolean) => (printedReading ??= readPrintedText(enough));
+    const readPrintedText = async (enough?: (r: TextReading) => boolean): Promise<PrintedReadings> => {
       // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
       // text lines are levelled (a card photographed askew reads as noise).
       const turn = await timed('ocr', () => this.skewOf(front));
@@ -215,9 +217,11 @@ export class VisionPipeline implements VerificationPipeline {
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
       const inked = await read(page, true);
+      if (enough?.(inked)) return { reading: inked, others: [] };
       const settled = Boolean(inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review);
       if (settled && expiryIn(inked)) return { reading: inked, others: [] };
       const grey = await read(page, false);
+      if (enough?.(grey)) return { reading: grey, others: [inked] };
       const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
       // Both readings read one surname by its label, and it is another family name altogether: the
       // block would read it a third time (the name mismatches of retired seeds read 4 pages).
@@ -322,7 +326,13 @@ export class VisionPipeline implements VerificationPipeline {
     // worth reading where the zone's surname is within a misreading of the typed name: another
     // family name altogether (most name mismatches) is not read twice.
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
-      const printedReading = (await readPrinted()).reading;
+      // A first reading that prints the zone's own name shows the zone read right: the other
+      // readings (up to five more for a name that is not the typed one) would only misread it.
+      const zoneConfirmed = (r: TextReading) => {
+        const byLabels = printedName(r.text);
+        return byLabels !== null && sameAsZoneName(mrz, byLabels);
+      };
+      const printedReading = (await readPrinted(zoneConfirmed)).reading;
       // By its labels (as the typed name bears them out, and as read: a second given name the
       // person left out is still the document's, and the zone holds it too); where they were
       // misread, the text's word nearest to the zone's surname.

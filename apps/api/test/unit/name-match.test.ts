@@ -10,7 +10,7 @@ import {
   normalizeName,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
-import { mrzMisreadOf, zoneNameInText, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
+import { mrzMisreadOf, sameAsZoneName, zoneNameInText, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';
@@ -418,6 +418,23 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'LUNDQVIST', givenNames: 'EVA' }, { surname: 'Lindberg', givenNames: 'Eva' }, false],
   ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
     expect(mrzMisreadOf(mrz, printed)).toBe(expected);
+  });
+});
+
+describe("sameAsZoneName (the print confirms the zone's name: nothing more to read)", () => {
+  it.each([
+    // The printed name written as a zone writes it: the zone was read right.
+    [{ surname: 'OEDEGAARD', givenNames: 'BEATRIZ ANA' }, { surname: 'ODEGARD', givenNames: 'BEATRIZ ANA' }, true],
+    [{ surname: 'GARCIA LOPEZ', givenNames: 'INES LUCJA' }, { surname: 'García López', givenNames: 'Inés Łucja' }, true],
+    [{ surname: 'O BRIAIN', givenNames: 'THORA' }, { surname: 'Ó Briain', givenNames: 'Þóra' }, true],
+    // A letter apart, in either part: the zone or the print misread, more readings may tell which.
+    [{ surname: 'DUPONT', givenNames: 'RID' }, { surname: 'Dupont', givenNames: 'Ingrid' }, false],
+    [{ surname: 'O BRIAIN', givenNames: 'THORA LUCJA' }, { surname: 'O BRIAIN', givenNames: 'PORA LUCJA' }, false],
+    [{ surname: 'ODEGARD', givenNames: 'BEATRIZ ANA' }, { surname: 'DEGARD', givenNames: 'BEATRIZ ANA' }, false],
+    // No surname read: nothing confirmed.
+    [{ surname: 'LEE', givenNames: '' }, { surname: '', givenNames: '' }, false],
+  ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
+    expect(sameAsZoneName(mrz, printed)).toBe(expected);
   });
 });
 
