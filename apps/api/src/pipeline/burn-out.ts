@@ -42,21 +42,11 @@ export function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean
   const rows = Math.floor(h / BLOCK);
   if (!cols || !rows) return { clipped: 0, lampShaped: 0 };
   const burnt = new Uint8Array(cols * rows);
-  const white = new Uint8Array(cols * rows);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       let s = 0;
-      let darkest = 255;
-      for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) {
-        for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) {
-          const v = grey[y * w + x]!;
-          s += v;
-          if (v < darkest) darkest = v;
-        }
-      }
-      const mean = s / (BLOCK * BLOCK);
-      if (mean >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
-      if (mean >= WHITE_MEAN && darkest >= WHITE_DARKEST) white[r * cols + c] = 1;
+      for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) s += grey[y * w + x]!;
+      if (s / (BLOCK * BLOCK) >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
     }
   }
   const around = bandsAround(grey, w, cols, rows);
@@ -91,63 +81,9 @@ export function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean
     if (solidity >= LAMP_SOLIDITY && Math.max(boxW, boxH) <= LAMP_ASPECT * Math.min(boxW, boxH)) lamp = Math.max(lamp, patch.length);
   }
   return {
-    clipped: Math.max(
-      hidden / (cols * rows),
-      judgeHalos ? reflections(around, burnt, cols, rows) : 0,
-      judgeHalos ? whiteDiskUnderHalo(around, white, cols, rows) : 0,
-    ),
+    clipped: Math.max(hidden / (cols * rows), judgeHalos ? reflections(around, burnt, cols, rows) : 0),
     lampShaped: lamp / (cols * rows),
   };
-}
-
-/**
- * The share of the picture under the largest disk of pure white (blocks with a mean of WHITE_MEAN
- * and no pixel under WHITE_DARKEST: no print, no paper texture left) when it is a reflection: of
- * DISK_MIN_RADIUS blocks or more, with the print nearest around it lifted by a halo
- * (PRINT_HALO_MIN_NEAR). A reflection on a pale card photographed over-exposed joins the card's
- * burnt-out paper into one patch, and its core's print may fall in one step (not band by band,
- * `printFadesAsHalo`), but its middle is still a disk of pure white with pale print around it.
- * Over-exposure multiplies and leaves print dark. Measured on the retired held-out seeds b41d and
- * 8a36 (370 fronts): 22 of the 24 reflections over the fields hold such disks, of radius 5-17 with
- * print of 169-217 around them (the other two lie mostly on blank card, the print around them at
- * 111-117); of the 346 other fronts, five hold a disk of 5 or more, with print of 28-126 around
- * it or none. This finds three reflections the other measures missed (b41d/089 and 201,
- * 8a36/234) and no front without one.
- */
-function whiteDiskUnderHalo(around: BandsAround, white: Uint8Array, cols: number, rows: number): number {
-  const depth = chessboardDepth(white, cols, rows);
-  let deepest = 0;
-  for (let i = 1; i < depth.length; i++) if (depth[i]! > depth[deepest]!) deepest = i;
-  const radius = depth[deepest]! - 1;
-  if (radius < DISK_MIN_RADIUS) return 0;
-  const [r0, c0] = [Math.floor(deepest / cols), deepest % cols];
-  const disk: number[] = [];
-  for (let r = r0 - radius; r <= r0 + radius; r++) for (let c = c0 - radius; c <= c0 + radius; c++) disk.push(r * cols + c);
-  // The nearest band around the disk that holds print.
-  const nearest = around(disk, DISK_BANDS).find((b) => b.print !== null);
-  return nearest && nearest.print! >= PRINT_HALO_MIN_NEAR ? disk.length / (cols * rows) : 0;
-}
-
-/**
- * Per set block of a mask, the side of the largest square of set blocks centred on it, as a
- * radius plus one (1: a block whose 3 x 3 square is not all set); 0 for unset blocks. Outside the
- * picture counts as unset. The chessboard distance transform, in two passes.
- */
-export function chessboardDepth(mask: Uint8Array, cols: number, rows: number): Uint16Array {
-  const depth = new Uint16Array(mask.length);
-  const at = (r: number, c: number) => (r < 0 || c < 0 || r >= rows || c >= cols ? 0 : depth[r * cols + c]!);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      if (mask[r * cols + c]) depth[r * cols + c] = 1 + Math.min(at(r - 1, c - 1), at(r - 1, c), at(r - 1, c + 1), at(r, c - 1));
-    }
-  }
-  for (let r = rows - 1; r >= 0; r--) {
-    for (let c = cols - 1; c >= 0; c--) {
-      const i = r * cols + c;
-      if (mask[i]) depth[i] = Math.min(depth[i]!, 1 + Math.min(at(r + 1, c + 1), at(r + 1, c), at(r + 1, c - 1), at(r, c + 1)));
-    }
-  }
-  return depth;
 }
 
 /**
@@ -359,18 +295,6 @@ function hullArea(patch: number[], cols: number): number {
 const BLOCK = 8;
 /** A grey level from which a pixel (or a block's mean) is burnt out: nothing under it shows. */
 const BURNT_OUT_LEVEL = 248;
-/** A block of pure white (see `whiteDiskUnderHalo`): its mean at least this, ... */
-const WHITE_MEAN = 250;
-/** ... and none of its pixels under this (no print, no paper texture). */
-const WHITE_DARKEST = 235;
-/**
- * The radius in blocks (at QUALITY_WIDTH) from which a disk of pure white with lifted print around
- * it is a reflection: the three reflections it alone finds are of 8-17; the one front without a
- * reflection with lifted print round its disk (b41d/191, exposed at 1.10) has one of 3.
- */
-const DISK_MIN_RADIUS = 8;
-/** Bands of 2 blocks looked through, from the disk out, for the nearest that holds print. */
-const DISK_BANDS = 6;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
 const MIN_SOLIDITY = 0.75;
 /**
