@@ -418,10 +418,11 @@ export class VisionPipeline implements VerificationPipeline {
    * crooked estimate, the bottom of the picture as taken; last, the side found by its edges around
    * `onSide` and squared up. A side where no reading showed a line of a zone has none (a card's
    * printed front, a licence): the band is read only where it lies above the bottom already read.
-   * The readings after the band (a line higher, as taken, squared up) are for a zone seen with its
-   * run of fillers (`showsZoneFillers`): the OCR-B model reads a printed front as lines of the
-   * zone's alphabet with a few fillers among them, and searching on cost such a side three more
-   * readings (about 0.4 s) before its printed text was read.
+   * The band raised and the picture as taken are read for a zone seen with its run of fillers
+   * (`showsZoneFillers`): the OCR-B model reads a printed front as lines of the zone's alphabet
+   * with a few fillers among them, and those two readings cost such a side about 0.3 s before its
+   * printed text was read. The squared-up side is read for any zone line seen: a zone whose lines
+   * converge under perspective is read in pieces, its fillers cut into `<C<5<5<`.
    */
   private async readMrz(side: DecodedImage, onSide: Promise<Region>): Promise<MrzFields | null> {
     const level = await this.levelled(side);
@@ -458,7 +459,7 @@ export class VisionPipeline implements VerificationPipeline {
     const higher = band && fillersSeen ? await attempt(level, raised(band)) : null;
     if (higher) return higher;
     const asTaken = level === side || !fillersSeen ? null : await attempt(side, MRZ_BOTTOM);
-    if (asTaken || !fillersSeen) return asTaken;
+    if (asTaken || !zoneSeen) return asTaken;
     // A zone seen and not read: the side under perspective (its lines converge, one levelling does
     // not level them all) is found by its four edges, seen square on (document-quad.ts), and its
     // lower half read; a TD1 card's zone fills up to the lower 45% of it.
