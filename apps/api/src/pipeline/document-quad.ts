@@ -28,6 +28,12 @@ const MIN_CUT_ASPECT = 0.8;
 /** A line on the document guiding a side the frame cut off: within this many degrees of the opposite side, covered along this share between its neighbours. */
 const GUIDE_TURN = 25;
 const GUIDE_COVER = 0.3;
+/** ... and this far from the opposite side, as a share of its own length between the neighbours (an ID-1 portrait's edge: about 1.1). */
+const GUIDE_MIN_OFFSET = 0.25;
+/** Two lines make a corner only when they cross at 11.5 degrees or more (the sine of the angle between them). */
+const CORNER_MIN_SINE = 0.2;
+/** A vanishing point is looked for between lines at least the guide's least turn apart (0.5 degrees). */
+const VANISHING_MIN_SINE = Math.sin((0.5 * Math.PI) / 180);
 
 interface Line {
   /** The edge's normal, pointing from dark to light, radians. */
@@ -177,6 +183,9 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
   const inPhoto = (p: Point | null) => p !== null && p[0] * Math.cos(edge.angle) + p[1] * Math.sin(edge.angle) - edge.rho >= -1;
   // The guide: the line beside the opposite side (either polarity) best covered between the neighbours.
   let guide: { line: Line; cover: number } | null = null;
+  const fromOpposite = (p: Point) => p[0] * Math.cos(opposite.angle) + p[1] * Math.sin(opposite.angle) - opposite.rho;
+  const cutEnd = meet(before, edge) ?? meet(after, edge);
+  const towardsCut = cutEnd ? Math.sign(fromOpposite(cutEnd)) : 0;
   for (const l of lines) {
     // Either polarity: the turn between the two lines, whichever way their normals point.
     const between = angleBetween(l.angle, opposite.angle);
@@ -185,10 +194,17 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
     const a = meet(l, before);
     const b = meet(l, after);
     if (!a || !b) continue;
+    // On the document, away from the opposite side towards the cut one: not that side's own second
+    // edge (a border, its shadow), whose meeting with it lies on the document, nor a line of the
+    // background beyond it.
+    const offset = fromOpposite([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+    if (offset * towardsCut <= 0 || Math.abs(offset) < GUIDE_MIN_OFFSET * dist(a, b)) continue;
     const cover = segmentSupport(edges, l, a, b);
     if (cover >= GUIDE_COVER * dist(a, b) && (!guide || cover > guide.cover)) guide = { line: l, cover };
   }
-  const vanishing = guide && meet(guide.line, opposite);
+  // Nearly parallel (a few degrees apart under a slight tilt): `meet` keeps corners only, so the
+  // far meeting point is taken without its limit (with it, no tilt under 11.5 degrees had a guide).
+  const vanishing = guide && meet(guide.line, opposite, VANISHING_MIN_SINE);
   let pick: Line = edge;
   let widest = -Infinity;
   for (const at of [meet(before, edge), meet(after, edge)]) {
@@ -308,11 +324,11 @@ function angleBetween(a: number, b: number): number {
   return d > Math.PI ? 2 * Math.PI - d : d;
 }
 
-/** Where two lines cross (null when nearly parallel). */
-function meet(a: Line, b: Line): Point | null {
+/** Where two lines cross (null when they cross at an angle whose sine is under `minSine`: nearly parallel). */
+function meet(a: Line, b: Line, minSine = CORNER_MIN_SINE): Point | null {
   const [c1, s1, c2, s2] = [Math.cos(a.angle), Math.sin(a.angle), Math.cos(b.angle), Math.sin(b.angle)];
   const det = c1 * s2 - s1 * c2;
-  if (Math.abs(det) < 0.2) return null;
+  if (Math.abs(det) < minSine) return null;
   return [(a.rho * s2 - b.rho * s1) / det, (c1 * b.rho - c2 * a.rho) / det];
 }
 

@@ -144,6 +144,30 @@ describe('the document found by its edges and seen square on', () => {
     }
   });
 
+  it("a cut side is drawn towards the vanishing point of the card's upright lines (its portrait's edge the guide), not parallel to the far side", async () => {
+    // The same card as above: its left side past the frame, its sides converging downwards.
+    const cut: Quad = [
+      [-250, 150],
+      [1250, 330],
+      [1150, 1000],
+      [-150, 1150],
+    ];
+    const { bytes, portrait } = await photograph(SIZE, cut);
+    const found = await findDocumentQuad(await decodeImage(bytes), portrait);
+    const [tl, , , bl] = found!.corners;
+    // Where the card's left and right sides meet (far below the photo): every upright line of the card runs to it.
+    const [[ax, ay], [bx, by]] = [cut[0], cut[3]];
+    const [[cx, cy], [dx, dy]] = [cut[1], cut[2]];
+    const t = ((cx - ax) * (dy - cy) - (cy - ay) * (dx - cx)) / ((bx - ax) * (dy - cy) - (by - ay) * (dx - cx));
+    const vanishing: Point = [ax + t * (bx - ax), ay + t * (by - ay)];
+    const degrees = ([x, y]: Point) => (Math.atan2(x, y) * 180) / Math.PI;
+    const drawn = degrees([bl[0] - tl[0], bl[1] - tl[1]]);
+    // Within the line finder's steps of angle (2 degrees), and the corner kept in the photo.
+    expect(Math.abs(drawn - degrees([vanishing[0] - tl[0], vanishing[1] - tl[1]]))).toBeLessThan(3);
+    // Parallel to the far side it would lean the other way, 12 degrees off.
+    expect(Math.abs(drawn - degrees([dx - cx, dy - cy]))).toBeGreaterThan(8);
+  });
+
   it('a card cut by the frame on two sides: no quad, the photo is read as it is', async () => {
     const corner: Quad = [
       [-250, -150],
