@@ -97,7 +97,8 @@ export function showsZoneLine(text: string): boolean {
  * line's end, a TD1 card's optional data), and a zone misread keeps it. The OCR-B model reads a
  * card's printed front or a licence as lines of its alphabet with fillers scattered among them
  * (`showsZoneLine` holds on 44 of 99 sides without a zone on `heldout-b41d`), but with such a run
- * on 19 of them; every zone found after its first readings had shown one before.
+ * on 19 of them; every zone found there after its first readings had shown one before. Not a
+ * zone read in pieces under strong perspective, whose fillers are cut (`<C<5<5<`).
  */
 export function showsZoneFillers(text: string): boolean {
   return zoneLikeLines(text, 20).some((line) => line.includes('<<<<'));
