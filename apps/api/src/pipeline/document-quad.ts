@@ -111,7 +111,7 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
           (l) =>
             angleBetween(l.angle, inward + flip) <= (MAX_SIDE_TURN * Math.PI) / 180 &&
             l.votes >= minLength &&
-            corners.every(([x, y]) => sign * (x * Math.cos(l.angle) + y * Math.sin(l.angle) - l.rho) > 2),
+            corners.every((p) => sign * signedDistance(l, p) > 2),
         )
         .sort((a, b) => b.votes - a.votes)
         .slice(0, CANDIDATES);
@@ -136,7 +136,7 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
           const a = meet(l, prev);
           const b = meet(l, next);
           if (!a || !b) return [];
-          const depth = Math.abs(centre[0] * Math.cos(l.angle) + centre[1] * Math.sin(l.angle) - l.rho);
+          const depth = Math.abs(signedDistance(l, centre));
           return [{ l, support: segmentSupport(edges, l, a, b), depth }];
         });
         const most = Math.max(0, ...weighed.map((c) => c.support));
@@ -180,12 +180,13 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
 function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edges): Line {
   const opposite = sides[(s + 2) % 4]!;
   const [before, after] = [sides[(s + 3) % 4]!, sides[(s + 1) % 4]!];
-  const inPhoto = (p: Point | null) => p !== null && p[0] * Math.cos(edge.angle) + p[1] * Math.sin(edge.angle) - edge.rho >= -1;
+  const inPhoto = (p: Point | null) => p !== null && signedDistance(edge, p) >= -1;
+  // Where the neighbours leave the photo: the cut side runs through one of them.
+  const ends = [meet(before, edge), meet(after, edge)];
+  const cutEnd = ends[0] ?? ends[1];
+  const towardsCut = cutEnd ? Math.sign(signedDistance(opposite, cutEnd)) : 0;
   // The guide: the line beside the opposite side (either polarity) best covered between the neighbours.
   let guide: { line: Line; cover: number } | null = null;
-  const fromOpposite = (p: Point) => p[0] * Math.cos(opposite.angle) + p[1] * Math.sin(opposite.angle) - opposite.rho;
-  const cutEnd = meet(before, edge) ?? meet(after, edge);
-  const towardsCut = cutEnd ? Math.sign(fromOpposite(cutEnd)) : 0;
   for (const l of lines) {
     // Either polarity: the turn between the two lines, whichever way their normals point.
     const between = angleBetween(l.angle, opposite.angle);
@@ -197,7 +198,7 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
     // On the document, away from the opposite side towards the cut one: not that side's own second
     // edge (a border, its shadow), whose meeting with it lies on the document, nor a line of the
     // background beyond it.
-    const offset = fromOpposite([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
+    const offset = signedDistance(opposite, [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
     if (offset * towardsCut <= 0 || Math.abs(offset) < GUIDE_MIN_OFFSET * dist(a, b)) continue;
     const cover = segmentSupport(edges, l, a, b);
     if (cover >= GUIDE_COVER * dist(a, b) && (!guide || cover > guide.cover)) guide = { line: l, cover };
@@ -207,7 +208,7 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
   const vanishing = guide && meet(guide.line, opposite, VANISHING_MIN_SINE);
   let pick: Line = edge;
   let widest = -Infinity;
-  for (const at of [meet(before, edge), meet(after, edge)]) {
+  for (const at of ends) {
     if (!at) continue;
     // Towards the vanishing point, or parallel to the opposite side; through `at` either way.
     const angle = vanishing ? Math.atan2(at[0] - vanishing[0], vanishing[1] - at[1]) : opposite.angle + Math.PI;
@@ -322,6 +323,11 @@ function segmentSupport(edges: Edges, l: Line, a: Point, b: Point): number {
 function angleBetween(a: number, b: number): number {
   const d = Math.abs(a - b) % (2 * Math.PI);
   return d > Math.PI ? 2 * Math.PI - d : d;
+}
+
+/** How far a point lies from a line, along its normal (positive on the side the normal points to). */
+function signedDistance(l: Line, [x, y]: Point): number {
+  return x * Math.cos(l.angle) + y * Math.sin(l.angle) - l.rho;
 }
 
 /** Where two lines cross (null when they cross at an angle whose sine is under `minSine`: nearly parallel). */
