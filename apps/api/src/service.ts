@@ -40,7 +40,7 @@ export interface ServiceOptions {
   blobs?: BlobStore;
   queueTuning?: Partial<QueueTuning>;
   delivery?: DeliveryOptions;
-  /** Concurrent verification jobs in this process (default: one per core, at least 2). */
+  /** Concurrent verification jobs in this process (default: `PIPELINE_CHILDREN`, else one per core, at least 2). */
   verificationConcurrency?: number;
   /** Pipeline runs at once per tenant in this process (default: half the concurrency, at least 1; none with an injected pipeline). */
   tenantConcurrency?: number;
@@ -272,7 +272,8 @@ function rawBlobStore(config: Config): BlobStore {
 /** The verification, dead-letter, webhook and housekeeping workers, and the isolated pipeline. */
 async function startWorkers(deps: AppDeps, opts: ServiceOptions): Promise<Workers> {
   const { config, queue, logger } = deps;
-  const concurrency = opts.verificationConcurrency ?? Math.max(2, os.availableParallelism());
+  // One child per core by default: the memory the service was sized for (docs/configuration.md).
+  const concurrency = opts.verificationConcurrency ?? config.pipelineChildren ?? Math.max(2, os.availableParallelism());
   let isolated: IsolatedPipeline | null = null;
   let pipeline = opts.pipeline;
   if (!pipeline) {

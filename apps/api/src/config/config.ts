@@ -41,6 +41,12 @@ const envSchema = z.object({
   /** Resident memory of one pipeline process, models included; a run over it is stopped and judged unreadable. */
   PIPELINE_MEMORY_MB: z.coerce.number().int().min(256).max(65536).default(1024),
   /**
+   * Pipeline child processes of a worker process, i.e. verifications judged at once. Unset: one per
+   * core, at least 2. More share the cores among more jobs: under a burst the quick ones finish
+   * sooner, at about `PIPELINE_MEMORY_MB` / 2.5 of memory per child (docs/configuration.md).
+   */
+  PIPELINE_CHILDREN: z.coerce.number().int().min(1).max(64).optional(),
+  /**
    * The key that wraps every verification's image data key: 32 bytes, base64. Unset, a single
    * process keeps a generated one under DATA_DIR; split processes must share one, so they need it.
    */
@@ -107,6 +113,8 @@ export interface Config {
   verificationJobTimeoutSeconds: number;
   pipelineCpuSeconds: number;
   pipelineMemoryMb: number;
+  /** Unset: one per core, at least 2. */
+  pipelineChildren: number | undefined;
   /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
   blobEncryptionKey: Buffer | undefined;
   /** Earlier master keys whose wrapped data keys still open (a rotation in progress). */
@@ -170,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     verificationJobTimeoutSeconds: e.VERIFICATION_JOB_TIMEOUT_SECONDS,
     pipelineCpuSeconds: e.PIPELINE_CPU_SECONDS,
     pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
+    pipelineChildren: e.PIPELINE_CHILDREN,
     blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
     blobEncryptionKeysPrevious: (e.BLOB_ENCRYPTION_KEY_PREVIOUS ?? '')
       .split(',')

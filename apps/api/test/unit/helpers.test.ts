@@ -85,6 +85,11 @@ describe('configuration', () => {
       for (const v of ['PORT', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'ADMIN_TOKEN']) expect(msg).toContain(v);
     }
   });
+  it('reads PIPELINE_CHILDREN as a count of 1-64, unset by default', () => {
+    expect(loadConfig({}).pipelineChildren).toBeUndefined();
+    expect(loadConfig({ PIPELINE_CHILDREN: '6' }).pipelineChildren).toBe(6);
+    for (const bad of ['0', '2.5', 'four', '65']) expect(() => loadConfig({ PIPELINE_CHILDREN: bad })).toThrow(/PIPELINE_CHILDREN/);
+  });
   it('refuses splitting processes on the embedded database', () => {
     expect(() => loadConfig({ PROCESS_ROLE: 'api' })).toThrow(/DATABASE_URL/);
   });
