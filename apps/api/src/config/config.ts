@@ -43,7 +43,7 @@ const envSchema = z.object({
   /**
    * Pipeline child processes of a worker process, i.e. verifications judged at once. Unset: one per
    * core, at least 2. More share the cores among more jobs: under a burst the quick ones finish
-   * sooner, at about `PIPELINE_MEMORY_MB` / 2.5 of memory per child (docs/configuration.md).
+   * sooner, at about 400 MB of memory per child once warm (docs/configuration.md).
    */
   PIPELINE_CHILDREN: z.coerce.number().int().min(1).max(64).optional(),
   /**
