@@ -1,7 +1,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaceModels } from '../../src/pipeline/face-models.js';
+import type { OcrEngine } from '../../src/pipeline/ocr.js';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
 import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
@@ -456,25 +457,18 @@ describe('liveness policy', () => {
   });
 });
 
-/** The pipeline's two OCR readings, as a spy wraps them. */
-interface OcrReadings {
-  readMrzRegion(...a: unknown[]): Promise<string>;
-  readPage(...a: unknown[]): Promise<unknown>;
-}
-
 describe('readings a document does not need are not made', () => {
   /** Runs a retired held-out case counting the OCR readings of each kind. */
   const counted = async (seed: string, index: number) => {
-    const ocr = (pipeline as unknown as { ocr: OcrReadings }).ocr;
-    const { readMrzRegion, readPage } = ocr;
-    const readings = { zone: 0, page: 0 };
-    ocr.readMrzRegion = (...a) => (readings.zone++, readMrzRegion.apply(ocr, a));
-    ocr.readPage = (...a) => (readings.page++, readPage.apply(ocr, a));
+    const ocr = (pipeline as unknown as { ocr: OcrEngine }).ocr;
+    const zone = vi.spyOn(ocr, 'readMrzRegion');
+    const page = vi.spyOn(ocr, 'readPage');
     try {
-      return { ...(await runRetiredCase(seed, index)), readings };
+      const run = await runRetiredCase(seed, index);
+      return { ...run, readings: { zone: zone.mock.calls.length, page: page.mock.calls.length } };
     } finally {
-      ocr.readMrzRegion = readMrzRegion;
-      ocr.readPage = readPage;
+      zone.mockRestore();
+      page.mockRestore();
     }
   };
 
