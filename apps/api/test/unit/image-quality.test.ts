@@ -250,6 +250,18 @@ describe('image quality, judged per kind with its own reasons', () => {
       ['glare'],
       "a reflection over a card's fields, joined to a burnt-out desk at the picture's edge (it was approved)",
     ],
+    [
+      'heldout-94ff',
+      14,
+      ['glare'],
+      "a reflection over a pale card's blank half joined to its burnt-out paper, the grey labels beside it lifted (it was approved)",
+    ],
+    [
+      'heldout-94ff',
+      16,
+      ['glare'],
+      'a reflection over a pale passport page joined to its burnt-out paper, the print lifted on one side of it only (it was approved)',
+    ],
     ['heldout-f081', 14, [], 'an over-exposed licence: a blank patch of burnt-out paper, dark print beside it (it was glare)'],
     ['heldout-4424', 50, [], 'an over-exposed passport page: a burnt-out core whose paper fades, the print beside it dark (it was glare)'],
     ['heldout-4424', 142, ['glare'], 'a reflection of 1.17% of the photo over a small card, shaped as a lamp (it went unreported)'],
