@@ -382,7 +382,7 @@ const PRINT_HALO_MAX_STEP = 90;
  * around it, SECTOR_MIN_PRINTED blocks of print or more next to the core, their median
  * SECTOR_LIFTED_PRINT or paler, and darker by PRINT_HALO_MIN_STEP to PRINT_HALO_MAX_STEP one band
  * out. Chosen on five retired held-out seeds (b41d, 8a36, 9641, 94ff, 1f77: 900 genuine fronts,
- * 70 reflections over the fields): it finds 5 of the 8 reflections the rules above missed, all on
+ * 70 reflections over the fields): it finds 6 of the 9 reflections the rules above missed, all on
  * pale cards over-exposed at 1.06-1.10, and sends no genuine front to review that was not already.
  * Genuine angles that come near: a shadow darkening the print (199, then 138, from 6 blocks of
  * print), dark print at a card's edge (217, then 71), grey labels beside a blank area (213, then
