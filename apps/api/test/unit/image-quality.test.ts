@@ -262,6 +262,18 @@ describe('image quality, judged per kind with its own reasons', () => {
       ['glare'],
       'a reflection over a pale passport page joined to its burnt-out paper, the print lifted on one side of it only (it was approved)',
     ],
+    [
+      'heldout-1f77',
+      81,
+      [],
+      'a pale card over-exposed, a shadow across it darkening the print beside its blank paper on one side (6 blocks of print: too few)',
+    ],
+    [
+      'heldout-ce1c',
+      89,
+      [],
+      'a pale card over-exposed, grey print beside its blank paper on one side (172, then 105: not lifted enough for a reflection)',
+    ],
     ['heldout-f081', 14, [], 'an over-exposed licence: a blank patch of burnt-out paper, dark print beside it (it was glare)'],
     ['heldout-4424', 50, [], 'an over-exposed passport page: a burnt-out core whose paper fades, the print beside it dark (it was glare)'],
     ['heldout-4424', 142, ['glare'], 'a reflection of 1.17% of the photo over a small card, shaped as a lamp (it went unreported)'],
