@@ -125,8 +125,12 @@ function reflections(around: BandsAround, burnt: Uint8Array, cols: number, rows:
 }
 
 /** One band of blocks around a patch: its median paper level, and the median print level of its blocks that hold print. */
-interface Band {
+interface Band extends PrintBand {
   paper: number;
+}
+
+/** The print of one band of blocks (within one angle, its paper is not judged). */
+interface PrintBand {
   /** Null when no block of the band holds print. */
   print: number | null;
   /** How many of its blocks hold print (their 5th percentile PRINT_CONTRAST or more under their paper level). */
@@ -144,17 +148,16 @@ function bandsFadeAsHalo(bands: readonly Band[]): boolean {
  * a reflection's light seen on one side, where its further fade may run into darker print (a
  * field's value beyond its grey label).
  */
-function printLiftedBeside([near, next]: readonly Band[]): boolean {
+function printLiftedBeside([near, next]: readonly PrintBand[]): boolean {
   if (near!.printed < SECTOR_MIN_PRINTED || near!.print === null || next!.print === null) return false;
-  const step = near!.print - next!.print;
-  return near!.print >= SECTOR_LIFTED_PRINT && step >= PRINT_HALO_MIN_STEP && step <= PRINT_HALO_MAX_STEP;
+  return near!.print >= SECTOR_LIFTED_PRINT && isHaloStep(near!.print - next!.print);
 }
 
 /**
  * The first `count` bands of 2 blocks around a patch of blocks, nearest first: all round, and cut
  * into SECTORS equal angles around the patch's centre (`sectors[k]`, the same bands within one angle).
  */
-type BandsAround = (blocks: number[], count: number) => { bands: Band[]; sectors: Band[][] };
+type BandsAround = (blocks: number[], count: number) => { bands: Band[]; sectors: PrintBand[][] };
 
 /** Bands around patches of one picture, each block's paper (upper quartile) and print (5th percentile) levels measured once. */
 function bandsAround(grey: Buffer, w: number, cols: number, rows: number): BandsAround {
@@ -171,11 +174,7 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number): Bands
     print[i] = values[Math.floor(0.05 * values.length)]!;
   };
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const bandOf = (papers: number[], prints: number[]): Band => ({
-    paper: median(papers) ?? 0,
-    print: median(prints) ?? null,
-    printed: prints.length,
-  });
+  const printOf = (prints: number[]): PrintBand => ({ print: median(prints) ?? null, printed: prints.length });
   return (blocks, count) => {
     let inner: Uint8Array = new Uint8Array(cols * rows);
     let cx = 0;
@@ -188,26 +187,24 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number): Bands
     cx /= blocks.length;
     cy /= blocks.length;
     const bands: Band[] = [];
-    const sectors: Band[][] = Array.from({ length: SECTORS }, () => []);
+    const sectors: PrintBand[][] = Array.from({ length: SECTORS }, () => []);
     for (let band = 0; band < count; band++) {
       const outer = grow(inner, cols, rows, 2);
       const papers: number[] = [];
       const prints: number[] = [];
-      const byAngle = Array.from({ length: SECTORS }, () => ({ papers: [] as number[], prints: [] as number[] }));
+      const byAngle = Array.from({ length: SECTORS }, () => [] as number[]);
       for (let i = 0; i < outer.length; i++) {
         if (!outer[i] || inner[i]) continue;
         measure(i);
-        const angle = Math.atan2(Math.floor(i / cols) - cy, (i % cols) - cx);
-        const sector = byAngle[Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS) % SECTORS]!;
         papers.push(paper[i]!);
-        sector.papers.push(paper[i]!);
         if (paper[i]! - print[i]! >= PRINT_CONTRAST) {
+          const angle = Math.atan2(Math.floor(i / cols) - cy, (i % cols) - cx);
           prints.push(print[i]!);
-          sector.prints.push(print[i]!);
+          byAngle[Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS) % SECTORS]!.push(print[i]!);
         }
       }
-      bands.push(bandOf(papers, prints));
-      byAngle.forEach((s, k) => sectors[k]!.push(bandOf(s.papers, s.prints)));
+      bands.push({ paper: median(papers) ?? 0, ...printOf(prints) });
+      byAngle.forEach((prints, k) => sectors[k]!.push(printOf(prints)));
       inner = outer;
     }
     return { bands, sectors };
@@ -244,8 +241,12 @@ export function fadesAsHalo(levels: readonly [number, number, number]): boolean 
  */
 export function printFadesAsHalo(levels: readonly [number, number, number]): boolean {
   const [near, middle, far] = levels;
-  const steps = [near - middle, middle - far];
-  return near >= PRINT_HALO_MIN_NEAR && steps.every((d) => d >= PRINT_HALO_MIN_STEP && d <= PRINT_HALO_MAX_STEP);
+  return near >= PRINT_HALO_MIN_NEAR && isHaloStep(near - middle) && isHaloStep(middle - far);
+}
+
+/** One band's darkening of print under a halo: enough to be a fade, not so much as a card's edge or a dark background. */
+function isHaloStep(d: number): boolean {
+  return d >= PRINT_HALO_MIN_STEP && d <= PRINT_HALO_MAX_STEP;
 }
 
 /** The 4-connected patches of set blocks not yet `seen` (marked as they are taken), each with whether it reaches the picture's edge. */
