@@ -376,8 +376,10 @@ export class VisionPipeline implements VerificationPipeline {
       faceMatch,
       imageQuality,
       selfieHasFace: selfieFace !== null,
-      // A face at the frame's edge may be a chest cut at the eyes: a person looks.
-      selfieFaceUnsure: selfieFace !== null && (selfieFace.score < POLICY.selfieFace.minConfidence || selfieFace.atFrameEdge === true),
+      // A face at the frame's edge may be a chest cut at the eyes, one without a mesh a head turned away: a person looks.
+      selfieFaceUnsure:
+        selfieFace !== null &&
+        (selfieFace.score < POLICY.selfieFace.minConfidence || selfieFace.atFrameEdge === true || selfieFace.meshless === true),
       documentReadable,
       documentExpired: expired,
       expiryRead: fields.expiryDate !== null && !expiryInDoubt,

@@ -172,6 +172,14 @@ describe('vision pipeline on synthetic documents', () => {
     expect(r.verdict).toBe('rejected');
   }, 120_000);
 
+  it("another person's selfie in profile, found by the detector but not the mesh: not approved, face_mismatch and no_face_in_selfie", async () => {
+    // Retired held-out fb38/141: had been rejected for no_face_in_selfie alone.
+    const { r } = await runRetiredCase('heldout-fb38', 141);
+    expect(r.verdict).not.toBe('approved');
+    expect(r.reasons).toEqual(expect.arrayContaining(['face_mismatch', 'no_face_in_selfie']));
+    expect(r.scores.face_match).toBeLessThan(POLICY.faceMatch.review);
+  }, 120_000);
+
   it('bytes that start like a JPEG but do not decode: a verdict with its reasons, not an exception', async () => {
     const junk = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(500, 7)]);
     const r = await run('Ana', junk, junk);
