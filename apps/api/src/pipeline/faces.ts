@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { fuseActivations, readWeights, scalarReader, type GraphModelJson } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
 import type { FaceModels } from './face-models.js';
+import { POLICY } from './policy.js';
 
 /**
  * Face detection, 1024-value embedding and head pose with @vladmandic/human (MIT) on the tfjs
@@ -233,9 +234,19 @@ export class FaceAnalyzer implements FaceModels {
   async analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
     // The first face found with its eyes near the frame's edge, should no face lie well inside it.
     let atEdge: FaceResult | null = null;
+    // The first face found well inside the frame but unsure, should no framing give a sure one:
+    // on the wider margins the detector can box a part of a close face (an eye and the cap's
+    // badge of fb38/129, at 0.49, matched at 0.33), where the narrower one finds it whole. Only a
+    // frontal face replaces it: the cameraman in profile, unsure at 0.40 on the wider margins, is
+    // sure at 0.62 on the narrower ones, turned 36 degrees, and matched another woman at 0.51
+    // (1f77/187); a profile compared with a frontal portrait proves nothing either way.
+    let unsure: FaceResult | null = null;
     const judged = (face: FaceResult | null) => {
       if (face && !inFrame(face) && atFrameEdge(face)) atEdge ??= { ...face, atFrameEdge: true };
-      return face && inFrame(face) ? face : null;
+      if (!face || !inFrame(face)) return null;
+      if (face.score < SELFIE_SURE_SCORE) unsure ??= face;
+      else if (!unsure || Math.abs(face.yaw) <= REPLACING_MAX_YAW) return face;
+      return null;
     };
     for (const margin of SELFIE_MARGINS) {
       // At the frame's own scale: the margins must not shrink a small face in the models' input.
@@ -243,7 +254,7 @@ export class FaceAnalyzer implements FaceModels {
       const framed = judged(face && withoutMargins(face, margin));
       if (framed) return framed;
     }
-    const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE));
+    const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE)) ?? unsure;
     if (whole) return whole;
     const W = img.pixelWidth;
     const H = img.pixelHeight;
@@ -407,6 +418,10 @@ export class FaceAnalyzer implements FaceModels {
   }
 }
 
+/** A selfie's face the policy takes as sure (below it, the verification is reviewed as maybe showing no face). */
+const SELFIE_SURE_SCORE = POLICY.selfieFace.minConfidence;
+/** A sure selfie face found after an unsure one replaces it only when turned at most this far (degrees of yaw). */
+const REPLACING_MAX_YAW = 20;
 /** human's line for a fitted mesh (its detector.minConfidence, as configured in `start`). */
 const MESH_MIN_SCORE = 0.3;
 /** A box the detector is sure of, kept without a mesh (`meshlessFace`). */
