@@ -423,6 +423,17 @@ describe('policy', () => {
       verdict: 'rejected',
       reasons: ['face_mismatch', 'no_face_in_selfie'],
     });
+    // Matched under the line an unsure face needs (another man in profile at 0.61, 9e57/272): the
+    // reviewer is told the face was not borne out either; above it, only that the face is unsure.
+    expect(decide({ ...ok, selfieFaceUnsure: true, faceMatch: 0.61 })).toEqual({
+      verdict: 'review',
+      reasons: ['no_face_in_selfie', 'face_mismatch'],
+    });
+    expect(decide({ ...ok, selfieFaceUnsure: true, faceMatch: POLICY.selfieFace.confirmMatch })).toEqual({
+      verdict: 'review',
+      reasons: ['no_face_in_selfie'],
+    });
+    expect(decide({ ...ok, faceMatch: 0.61 })).toEqual({ verdict: 'approved', reasons: [] });
     // No face at all still rejects.
     expect(decide({ ...ok, selfieHasFace: false, selfieFaceUnsure: true, faceMatch: null }).verdict).toBe('rejected');
     expect(decide({ ...ok, selfieFaceUnsure: false })).toEqual({ verdict: 'approved', reasons: [] });
