@@ -34,7 +34,7 @@ export interface FaceResult {
   /**
    * A selfie's face the detector is sure of but the face mesh could not fit (a head turned well
    * away: a cameraman in profile behind his camcorder): no pose, no eye line, its embedding taken
-   * from the detector's crop. Kept, for a person to look at (`meshlessFace`).
+   * from the detector's crop. Kept, for a person to look at (`analyseSelfie`'s last resort).
    */
   meshless?: boolean;
 }
@@ -248,10 +248,18 @@ export class FaceAnalyzer implements FaceModels {
       else if (!unsure || Math.abs(face.yaw) <= REPLACING_MAX_YAW) return face;
       return null;
     };
+    // A head the mesh cannot fit on the widest canvas, kept aside as the last resort (`meshless`).
+    let meshless: FaceResult | null = null;
     for (const margin of SELFIE_MARGINS) {
       // At the frame's own scale: the margins must not shrink a small face in the models' input.
-      const face = await this.analyse(await withMargins(img, margin), Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin)));
-      const framed = judged(face && withoutMargins(face, margin));
+      const side = Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin));
+      const found = await this.detect(await withMargins(img, margin), side, true, margin === SELFIE_MARGINS[0]);
+      const face = found && withoutMargins(found, margin);
+      if (face?.meshless) {
+        meshless = clearOfTopAndBottom(face) ? face : null;
+        continue;
+      }
+      const framed = judged(face);
       if (framed) return framed;
     }
     const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE)) ?? unsure;
@@ -267,26 +275,14 @@ export class FaceAnalyzer implements FaceModels {
       const face = await this.analyseSquare(img, left, top, side, SELFIE_FACE_SIDE);
       if (face && withinFrame(face.box)) return face;
     }
-    return atEdge ?? (await this.meshlessFace(img));
-  }
-
-  /**
-   * The last try at a selfie's face: the detector's surest box on the canvas with the wider
-   * margins, kept although the mesh could not fit it, when it lies clear of the frame's top and
-   * bottom edges. The cameraman in profile behind his camcorder, another person's selfie, was
-   * rejected as showing no face (held-out fb38/141, 241, 306): his head is boxed at 0.66-0.90 by
-   * the detector on 19 selfies of seven splits, its top 0.30-0.40 of the frame down, while the mesh
-   * scores it 0-0.49. Of 98 selfies without a face (the chest, a wall) two give such a box, at 0.62
-   * and 0.63: a chin cut by the top edge (its box at 0.01 and -0.07). Such a face is never taken
-   * as sure (see `meshless`).
-   */
-  private async meshlessFace(img: DecodedImage): Promise<FaceResult | null> {
-    const margin = SELFIE_MARGINS[0];
-    const canvas = await withMargins(img, margin);
-    const face = await this.detect(canvas, Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin)), true, true);
-    const framed = face && withoutMargins(face, margin);
-    const [, y, , h] = framed?.box ?? [0, 0, 0, 0];
-    return framed && y >= MESHLESS_CLEAR && y + h <= 1 - MESHLESS_CLEAR ? framed : null;
+    // The last resort: the detector's surest box on the canvas with the wider margins, which the
+    // mesh could not fit. The cameraman in profile behind his camcorder, another person's selfie,
+    // was rejected as showing no face (held-out fb38/141, 241, 306): his head is boxed at
+    // 0.66-0.90 by the detector on 19 selfies of seven splits, its top 0.30-0.40 of the frame
+    // down, while the mesh scores it 0-0.49. Of 98 selfies without a face (the chest, a wall) two
+    // give such a box, at 0.62 and 0.63: a chin cut by the top edge (its box at 0.01 and -0.07),
+    // kept out by `clearOfTopAndBottom`. Such a face is never taken as sure (see `meshless`).
+    return atEdge ?? meshless;
   }
 
   /** The full analysis on a square of 2.4 face sizes around a located face (relative box), or null. */
@@ -424,7 +420,7 @@ const SELFIE_SURE_SCORE = POLICY.selfieFace.minConfidence;
 const REPLACING_MAX_YAW = 20;
 /** human's line for a fitted mesh (its detector.minConfidence, as configured in `start`). */
 const MESH_MIN_SCORE = 0.3;
-/** A box the detector is sure of, kept without a mesh (`meshlessFace`). */
+/** A box the detector is sure of, kept without a mesh (`analyseSelfie`'s last resort). */
 const MESHLESS_MIN_BOX_SCORE = 0.6;
 /** How far (a share of the frame's height) a meshless face's box keeps clear of the frame's top and bottom. */
 const MESHLESS_CLEAR = 0.05;
@@ -550,6 +546,9 @@ const heightInFrame = ([, y, , h]: Box) => y >= -0.25 * h && y + h <= 1 + 0.25 *
 
 /** An eye line at least `margin` of the frame's height inside its top and its bottom. */
 const eyesInside = (eyes: number, margin: number) => eyes >= margin && eyes <= 1 - margin;
+
+/** A meshless face's box clear of the frame's top and bottom by MESHLESS_CLEAR of its height. */
+const clearOfTopAndBottom = ({ box: [, y, , h] }: FaceResult) => y >= MESHLESS_CLEAR && y + h <= 1 - MESHLESS_CLEAR;
 
 /** A selfie's face found on a square: whole in height, at most a quarter of its width past a side edge. */
 function withinFrame([x, y, w, h]: Box): boolean {
