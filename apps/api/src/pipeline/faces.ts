@@ -250,20 +250,34 @@ export class FaceAnalyzer implements FaceModels {
     };
     // A head the mesh cannot fit on the widest canvas, kept aside as the last resort (`meshless`).
     let meshless: FaceResult | null = null;
-    for (const margin of SELFIE_MARGINS) {
+    const onMargins = async (margin: number, keepMeshless = false) => {
       // At the frame's own scale: the margins must not shrink a small face in the models' input.
       const side = Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin));
-      const found = await this.detect(await withMargins(img, margin), side, true, margin === SELFIE_MARGINS[0]);
-      const face = found && withoutMargins(found, margin);
+      const found = await this.detect(await withMargins(img, margin), side, true, keepMeshless);
+      return found && withoutMargins(found, margin);
+    };
+    // A face boxed wider than the frame by more than WIDE_BOX is a close face the models framed
+    // wrongly: other margins are tried for a box that fits it, the narrowest box kept.
+    const fitted = async (face: FaceResult): Promise<FaceResult> => {
+      let best = face;
+      for (const margin of WIDE_BOX_MARGINS) {
+        if (best.box[2] <= WIDE_BOX) break;
+        const other = judged(await onMargins(margin));
+        if (other && other.box[2] < best.box[2]) best = other;
+      }
+      return best;
+    };
+    for (const margin of SELFIE_MARGINS) {
+      const face = await onMargins(margin, margin === SELFIE_MARGINS[0]);
       if (face?.meshless) {
         meshless = clearOfTopAndBottom(face) ? face : null;
         continue;
       }
       const framed = judged(face);
-      if (framed) return framed;
+      if (framed) return framed.box[2] > WIDE_BOX ? fitted(framed) : framed;
     }
     const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE)) ?? unsure;
-    if (whole) return whole;
+    if (whole) return whole.box[2] > WIDE_BOX && whole !== unsure ? fitted(whole) : whole;
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const side = Math.min(W, H);
@@ -441,6 +455,17 @@ const MIN_ANALYSED_SIDE = 256;
  * against 0.40-0.43 and 0.46 on the bare frame; dev's 100 and 14: at least 0.48, at most 0.33.
  */
 const SELFIE_MARGINS = [0.5, 0.25] as const;
+
+/**
+ * A selfie's face boxed wider than this (a share of the frame's width) was framed wrongly by the
+ * models: a face close to the camera (three quarters of a portrait frame's width) boxed 1.6-1.8
+ * frames wide on the narrower margins matched its own portrait at 0.40-0.62 (check set seventh:
+ * x057, x078, x090, x114), where the margins of WIDE_BOX_MARGINS box it 0.8-1.3 wide and match
+ * it at 0.58-0.97. The faces of dev and the check sets that matched well were boxed 1.25 or less.
+ */
+const WIDE_BOX = 1.3;
+/** The margins a selfie's face boxed wider than WIDE_BOX is looked for with again, in turn. */
+const WIDE_BOX_MARGINS = [0.35, 0.75, 1] as const;
 
 /**
  * How far inside a selfie's frame (a share of its height) its eye line must lie: genuine selfies
