@@ -688,25 +688,28 @@ export function sameAsZoneName(mrz: DocumentName, printed: DocumentName): boolea
  * most 3 letters, under a quarter of it, once transliterated and folded), with the zone's given
  * names. The surname is taken as printed, so the typed name is then judged against the printed
  * spelling (`KARKKAINEN` printed, `KAERYVAEINEN` read in the zone); another person's document shows
- * its own surname, which the typed one does not match.
+ * its own surname, which the typed one does not match. `givenAsPrinted`: the given names taken
+ * from the text too where the zone read them as letters (see `givenNamesInText`).
  */
-export function zoneNameInText(mrz: DocumentName, text: string): DocumentName | null {
+export function zoneNameInText(mrz: DocumentName, text: string, givenAsPrinted = false): DocumentName | null {
   if (zoneForm(mrz.surname).length < 4) return null;
   const words = normalizeName(text).split(' ').filter(Boolean);
   const runs = words.flatMap((w, i) => (i + 1 < words.length ? [w, `${w} ${words[i + 1]}`] : [w]));
   const surname = nearestMisreadingOf(mrz.surname, runs);
-  return surname ? { surname, givenNames: givenNamesInText(mrz.givenNames, words) } : null;
+  return surname ? { surname, givenNames: givenNamesInText(mrz.givenNames, words, givenAsPrinted) } : null;
 }
 
 /**
  * The zone's given names as the text shows them, where the zone's hold what no name can (a digit:
  * SOFIE CH9JE read in a TD1 zone for SOFIE CHLOE): the run of as many adjacent words nearest to
  * them, within a misreading of the whole run (2 letters of 10 here); else as the zone read them (a
- * zone read as letters is as likely right as the page's recogniser).
+ * zone read as letters is as likely right as the page's recogniser). `always`: the text's run
+ * even where the zone read letters, for the caller to weigh both readings (OLJIVIA RDOSE in a
+ * zone, Olivia Rose printed under the surname without a label: check set seventh/x034).
  */
-function givenNamesInText(zoneGiven: string, words: readonly string[]): string {
+function givenNamesInText(zoneGiven: string, words: readonly string[], always = false): string {
   const count = zoneGiven.split(' ').filter(Boolean).length;
-  if (zoneForm(zoneGiven).length < 4 || /^[A-Z ]*$/.test(zoneGiven)) return zoneGiven;
+  if (zoneForm(zoneGiven).length < 4 || (!always && /^[A-Z ]*$/.test(zoneGiven))) return zoneGiven;
   const runs = words.slice(0, Math.max(0, words.length - count + 1)).map((_, i) => words.slice(i, i + count).join(' '));
   return nearestMisreadingOf(zoneGiven, runs) ?? zoneGiven;
 }

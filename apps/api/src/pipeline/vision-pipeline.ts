@@ -335,12 +335,15 @@ export class VisionPipeline implements VerificationPipeline {
       const printedReading = (await readPrinted(zoneConfirmed)).reading;
       // By its labels (as the typed name bears them out, and as read: a second given name the
       // person left out is still the document's, and the zone holds it too); where they were
-      // misread, the text's word nearest to the zone's surname.
+      // misread, the text's word nearest to the zone's surname, with the zone's given names, then
+      // with the text's words nearest to them (a zone's OLJIVIA RDOSE for a printed Olivia Rose
+      // under the surname, its labels too faint to read, had sent a genuine user to review).
       const byLabels = printedName(printedReading.text);
       const candidates = [
         printedNameIn(typed, printedReading, byLabels),
         byLabels && { ...byLabels, unsureWords: unsureWordsOf(printedReading) },
         zoneNameInText(mrz, printedReading.text),
+        zoneNameInText(mrz, printedReading.text, true),
       ];
       for (const printedRead of candidates) {
         if (!printedRead || !mrzMisreadOf(mrz, printedRead)) continue;

@@ -469,6 +469,24 @@ describe("zoneNameInText (the zone's name as a text shows it when no label was r
     expect(zoneNameInText({ surname: 'MARCHAND', givenNames: 'CHLOE' }, 'CARTE NATIONALE\nHADDAD\nCHLOE')).toBeNull();
     expect(zoneNameInText({ surname: 'LI', givenNames: 'NA' }, 'LI NA')).toBeNull();
   });
+  it('takes, when asked, the given names as printed where the zone misread them as letters', () => {
+    // Check set seventh/x034: the zone read OLJIVIA RDOSE; the page printed Olivia Rose under the
+    // surname, its labels too faint to read.
+    const zone = { surname: 'PEMBERTON', givenNames: 'OLJIVIA RDOSE' };
+    const text = 'Pemberton\nolivia Rose\nF GBR 01/01/1987\nC68408940 10/09/2031';
+    expect(zoneNameInText(zone, text)?.givenNames).toBe('OLJIVIA RDOSE');
+    const printed = zoneNameInText(zone, text, true);
+    expect(printed).toEqual({ surname: 'PEMBERTON', givenNames: 'OLIVIA ROSE' });
+    expect(mrzMisreadOf(zone, printed!)).toBe(true);
+    expect(nameMatchScore('olivia pemberton', printed!)).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
+    expect(nameMatchScore('olivia pemberton', zone)).toBeLessThan(POLICY.nameMatch.review);
+    // Another person's given names, printed as the zone has them, lend nothing to the typed ones.
+    const olga = zoneNameInText({ surname: 'PEMBERTON', givenNames: 'OLGA' }, 'Pemberton\nOlga\nF GBR', true);
+    expect(olga).toEqual({ surname: 'PEMBERTON', givenNames: 'OLGA' });
+    expect(nameMatchScore('olivia pemberton', olga!)).toBeLessThan(POLICY.nameMatch.review);
+    // Nothing in the text within a misreading of the zone's given names: as the zone read them.
+    expect(zoneNameInText(zone, 'Pemberton\nMarie Anne', true)?.givenNames).toBe('OLJIVIA RDOSE');
+  });
 });
 
 describe('zoneSurnameNearTyped (is the printed name worth reading to check a zone that disagrees?)', () => {
