@@ -320,6 +320,19 @@ export class VisionPipeline implements VerificationPipeline {
           nationality: printed?.nationality ?? null,
         };
     let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text) : null;
+    // Printed names have no check digit: where the reading kept does not bear the typed name out,
+    // another reading of the same side that does so by its labels is taken (never above 0.95: the
+    // readings differ). A small pale card read KIERGAARD in the reading kept for its fields and
+    // KJARGAARD, a misread Æ, squared up (check set eighth/x080, a genuine user rejected).
+    if (!mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
+      for (const other of otherTexts) {
+        const name = printedNameIn(typed, other);
+        const score = name ? Math.min(0.95, nameMatchScore(typed, name)) : 0;
+        if (!name || score < POLICY.nameMatch.review || score <= nameMatch) continue;
+        nameMatch = score;
+        fields.fullName = [name.givenNames, name.surname].filter(Boolean).join(' ');
+      }
+    }
     // The MRZ's name field has no check digit: when it does not bear the typed name out, the
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
     // the printed name is the document's name (never above 0.95: the two readings differ). Only
