@@ -62,6 +62,14 @@ const YEAR_ENDS_IN_STROKE = /(?<=[ ./-])((?:19|20)\d)[\]|[!I](?![A-Z0-9])/g;
 
 const NUMERIC_DATE = /\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g;
 
+/**
+ * A day's or a month's two digits split by a space the OCR put between them (22.1 2.2034 for
+ * 22.12.2034: a 1 set narrow beside its neighbour), within a date separated by dots, slashes or
+ * hyphens (the same one twice), so nothing but a date's group can match.
+ */
+const SPLIT_DAY = /(?<![\dA-Z])(\d) (\d)([./-])(\d{2})\3(\d{4})(?!\d)/g;
+const SPLIT_MONTH = /(?<![\dA-Z])(\d{2})([./-])(\d) (\d)\2(\d{4})(?!\d)/g;
+
 /** The ISO date that two-digit day and month groups and a year make, in the preferred order first, or null. */
 function isoDate(a: string, b: string, year: string, monthFirst: boolean): string | null {
   const [dayFirst, monthFirstForm] = [`${year}-${b}-${a}`, `${year}-${a}-${b}`];
@@ -147,6 +155,8 @@ export function readTextFields(
     text
       .toUpperCase()
       .replace(YEAR_ENDS_IN_STROKE, '$11')
+      .replace(SPLIT_DAY, '$1$2$3$4$3$5')
+      .replace(SPLIT_MONTH, '$1$2$3$4$2$5')
       .replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
         // Written as ISO: unambiguous whatever order the country uses.
         return ` ${y}-${MONTHS[mon.replace(/0/g, 'O')]!}-${d.padStart(2, '0')} `;

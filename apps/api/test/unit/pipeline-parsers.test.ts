@@ -458,6 +458,17 @@ describe('init fields steer parsing', async () => {
     // Two characters lost: left as read.
     expect(fieldsFromText('EXP VV.08.2030', now).expiryDate).toBeNull();
   });
+  it("a day's or a month's digits split by a space (22.1 2.2034) are one group again, within a separated date only", () => {
+    // Check set seventh/x044, every reading of its expiry: Date of expiry / c47851031 22.1 2.2034.
+    expect(fieldsFromText('Document No. Date of expiry\nc47851031 22.1 2.2034', now).expiryDate).toBe('2034-12-22');
+    expect(fieldsFromText('Date of birth\n0 1.07.1995', now).dateOfBirth).toBe('1995-07-01');
+    expect(fieldsFromText('EXP 22/1 2/2034', now).expiryDate).toBe('2034-12-22');
+    // Two separators that differ, or a group split twice: no date is made of them.
+    expect(fieldsFromText('EXP 22.1 2/2034', now).expiryDate).toBeNull();
+    expect(fieldsFromText('EXP 2 2.1 2.2034', now).expiryDate).toBeNull();
+    // A digit before a whole date is not taken into its day.
+    expect(fieldsFromText('EXP 1 22.12.2034', now).expiryDate).toBe('2034-12-22');
+  });
   it('a month name whose O was read as a zero (27 0CT 2033) is still a month, and no document number', () => {
     expect(fieldsFromText('KARKKAINEN\n21DEC1982 ;\n270cT2033', now)).toMatchObject({
       dateOfBirth: '1982-12-21',
