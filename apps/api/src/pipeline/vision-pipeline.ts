@@ -316,26 +316,32 @@ export class VisionPipeline implements VerificationPipeline {
         }
       : {
           ...withFieldsOf(readFields[0]!, ...readFields.slice(1)),
-          fullName: printedNameRead ? [printedNameRead.givenNames, printedNameRead.surname].filter(Boolean).join(' ') : null,
+          fullName: printedNameRead ? fullNameOf(printedNameRead) : null,
           nationality: printed?.nationality ?? null,
         };
     let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text) : null;
+    // A name read otherwise than the one first taken (below) replaces it, as the name extracted,
+    // where it bears the typed name out better (and at least `atLeast`), never above
+    // NAME_READ_OTHERWISE_MAX: the two readings differ.
+    const takeNameReadOtherwise = (typedName: string, name: DocumentName, atLeast = 0) => {
+      const score = Math.min(NAME_READ_OTHERWISE_MAX, nameMatchScore(typedName, name));
+      if (nameMatch === null || score < atLeast || score <= nameMatch) return;
+      nameMatch = score;
+      fields.fullName = fullNameOf(name);
+    };
     // Printed names have no check digit: where the reading kept does not bear the typed name out,
-    // another reading of the same side that does so by its labels is taken (never above 0.95: the
-    // readings differ). A small pale card read KIERGAARD in the reading kept for its fields and
-    // KJARGAARD, a misread Æ, squared up (check set eighth/x080, a genuine user rejected).
+    // another reading of the same side that does so by its labels is taken. A small pale card read
+    // KIERGAARD in the reading kept for its fields and KJARGAARD, a misread Æ, squared up (check
+    // set eighth/x080, a genuine user rejected).
     if (!mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
       for (const other of otherTexts) {
         const name = printedNameIn(typed, other);
-        const score = name ? Math.min(0.95, nameMatchScore(typed, name)) : 0;
-        if (!name || score < POLICY.nameMatch.review || score <= nameMatch) continue;
-        nameMatch = score;
-        fields.fullName = [name.givenNames, name.surname].filter(Boolean).join(' ');
+        if (name) takeNameReadOtherwise(typed, name, POLICY.nameMatch.review);
       }
     }
     // The MRZ's name field has no check digit: when it does not bear the typed name out, the
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
-    // the printed name is the document's name (never above 0.95: the two readings differ). Only
+    // the printed name is the document's name. Only
     // worth reading where the zone's surname is within a misreading of the typed name: another
     // family name altogether (most name mismatches) is not read twice.
     if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
@@ -358,14 +364,8 @@ export class VisionPipeline implements VerificationPipeline {
         zoneNameInText(mrz, printedReading.text),
         zoneNameInText(mrz, printedReading.text, true),
       ];
-      for (const printedRead of candidates) {
-        if (!printedRead || !mrzMisreadOf(mrz, printedRead)) continue;
-        const score = Math.min(0.95, nameMatchScore(typed, printedRead));
-        if (score <= nameMatch) continue;
-        nameMatch = score;
-        // The zone's name was a misreading of the printed one: the name extracted is the printed one.
-        fields.fullName = [printedRead.givenNames, printedRead.surname].filter(Boolean).join(' ');
-      }
+      // The zone's name was a misreading of the printed one: the name extracted is the printed one.
+      for (const printedRead of candidates) if (printedRead && mrzMisreadOf(mrz, printedRead)) takeNameReadOtherwise(typed, printedRead);
     }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
@@ -503,6 +503,12 @@ export class VisionPipeline implements VerificationPipeline {
 /** A printed reading as document_ocr scores it (its confidence and fields found, `fieldsIn` counting six), before the face. */
 const readScore = (r: TextReading) =>
   documentOcrScore({ mrzRead: false, textConfidence: r.confidence, fieldsFound: Math.min(5, fieldsIn(r.text)), documentFace: true });
+
+/** The most a name read otherwise than the first (another reading, the print behind a misread zone) may score. */
+const NAME_READ_OTHERWISE_MAX = 0.95;
+
+/** A document's name as the fields give it: given names, then surname. */
+const fullNameOf = (name: { givenNames: string; surname: string }) => [name.givenNames, name.surname].filter(Boolean).join(' ');
 
 /** A region grown upwards by half its height (within the image). */
 function raised(r: Region): Region {
