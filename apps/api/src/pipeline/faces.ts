@@ -197,15 +197,15 @@ export class FaceAnalyzer implements FaceModels {
    * detector alone, on the whole picture and then on overlapping thirds of it, and the full
    * analysis (mesh, embedding) runs on a square crop around it taken from the decoded pixels,
    * where the face is large: the embedding is computed from real pixels, not an upscaled thumbnail.
-   * The detector's finds on tiles are tried most confident first until one analyses as a face: a
-   * round dark helmet or a seal beside the portrait can outscore the printed face on its tile
-   * (dev: a helmet at 0.63, the face at 0.54). The box returned is relative to the whole image.
+   * The detector's finds on tiles are tried most confident first until one analyses as a sure face
+   * (`DOCUMENT_SURE_SCORE`; else the surest found is taken): a round dark helmet or a seal beside
+   * the portrait can outscore the printed face on its tile (dev: a helmet at 0.63, the face at 0.54). The box returned is relative to the whole image.
    * The tiles are searched only when `searchTiles` (awaited then) says so: a document too blurred
    * to use has no portrait to find there, and its search is the dearest (28-30 detector runs, 2 s).
    */
   async analyseDocument(img: DecodedImage, opts: { searchTiles?: boolean | Promise<boolean> } = {}): Promise<FaceResult | null> {
     const tried: Box[] = [];
-    // The first face analysed unsurely, kept should the search find no surer one.
+    // The surest face analysed under DOCUMENT_SURE_SCORE so far, taken should no sure one be found.
     let unsure: FaceResult | null = null;
     for await (const located of this.locate(img, opts.searchTiles ?? true)) {
       // Another tile's find of a face already analysed in vain is not analysed again.
