@@ -199,7 +199,8 @@ export class FaceAnalyzer implements FaceModels {
    * where the face is large: the embedding is computed from real pixels, not an upscaled thumbnail.
    * The detector's finds on tiles are tried most confident first until one analyses as a sure face
    * (`DOCUMENT_SURE_SCORE`; else the surest found is taken): a round dark helmet or a seal beside
-   * the portrait can outscore the printed face on its tile (dev: a helmet at 0.63, the face at 0.54). The box returned is relative to the whole image.
+   * the portrait can outscore the printed face on its tile (dev: a helmet at 0.63, the face at
+   * 0.54). The box returned is relative to the whole image.
    * The tiles are searched only when `searchTiles` (awaited then) says so: a document too blurred
    * to use has no portrait to find there, and its search is the dearest (28-30 detector runs, 2 s).
    */

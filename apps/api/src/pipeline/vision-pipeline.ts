@@ -308,7 +308,7 @@ export class VisionPipeline implements VerificationPipeline {
     const expiryInDoubt = printedExpiryInDoubt(readTexts, today);
     const fields: FieldsExtracted = mrz
       ? {
-          fullName: [mrz.givenNames, mrzSurname(v.submittedFullName, mrz)].filter(Boolean).join(' '),
+          fullName: fullNameOf({ givenNames: mrz.givenNames, surname: mrzSurname(v.submittedFullName, mrz) }),
           documentNumber: mrz.documentNumber,
           dateOfBirth: mrz.dateOfBirth,
           expiryDate: mrz.expiryDate,
