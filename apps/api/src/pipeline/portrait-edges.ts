@@ -21,8 +21,14 @@ const INK_UNDER_PAPER = 40;
 const PAPER_PERCENTILE = 0.9;
 /** The gap between a portrait and the print beside it: this share of the page's width, at least 4 px (a small card's: 7 px). */
 const GAP_SHARE = 0.003;
-/** The rows judged: from this share of the face box's height above it to this share below (the shoulders, as wide as a loose portrait). */
-const ROWS_ABOVE = 0.25;
+/**
+ * The rows judged: from the face box's top (the brow) to this share of its height below it (the
+ * shoulders, as wide as a loose portrait). None above the brow: a hat or a title there crosses the
+ * gap beside a tight portrait, and on a page left leaning a few degrees (under perspective the
+ * skew estimate follows a card's long edge) every row more closes the gap along the portrait's
+ * slanting edge. Judged from a quarter of the face's height above, the gap beside a licence's
+ * portrait was never found and its fields were painted out (check set tenth/x044, rejected).
+ */
 const ROWS_BELOW = 0.6;
 
 /**
@@ -40,7 +46,7 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
   // The rows of the face, from its brow to its shoulders: the blank's own rows reach past a
   // small card's edge onto the desk, dark across every column.
   const faceHeight = face.bottom - face.top;
-  const top = Math.max(0, Math.floor(blank.top), Math.floor(face.top - ROWS_ABOVE * faceHeight));
+  const top = Math.max(0, Math.floor(blank.top), Math.floor(face.top));
   const bottom = Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + ROWS_BELOW * faceHeight));
   const left = Math.max(0, Math.floor(blank.left));
   const right = Math.min(page.width, Math.ceil(blank.right));

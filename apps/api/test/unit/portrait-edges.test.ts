@@ -42,6 +42,15 @@ describe('portraitColumns: the blank over a portrait kept within its printed edg
     expect(right).toBeLessThan(307);
   });
 
+  it('judges the rows from the brow down: a title printed above the face across the gap does not hide it', () => {
+    const page = card({ printFrom: 310 });
+    // A title (a rule, say) across the portrait's top and the gap, above the face box (check set tenth/x044).
+    for (let y = 118; y < 130; y++) for (let x = 100; x < 700; x++) page.pixels[y * W + x] = 30;
+    const { right } = portraitColumns(page, blank, face);
+    expect(right).toBeGreaterThan(300);
+    expect(right).toBeLessThan(310);
+  });
+
   it('keeps the blank where no gap lies within it: a loose portrait wider than the face box', () => {
     const loose = { left: 200, right: 260, top: 150, bottom: 300 };
     const page = card({ printFrom: 310 });
