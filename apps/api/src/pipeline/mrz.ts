@@ -126,12 +126,17 @@ function sameZoneLine(a: string, b: string): boolean {
   return same >= 0.8 * Math.max(a.length, b.length);
 }
 
+/** Whether a line of an OCR text holds two `<` fillers or more: a zone's line, read well or badly. */
+export function hasZoneFillers(line: string): boolean {
+  return (line.match(/</g)?.length ?? 0) >= 2;
+}
+
 /** The lines of an OCR text, cleaned (`cleanMrzLine`), that have `minLength` characters or more and two `<` fillers. */
 function zoneLikeLines(text: string, minLength: number): string[] {
   return text
     .split(/\r?\n/)
     .map(cleanMrzLine)
-    .filter((l) => l.length >= minLength && (l.match(/</g)?.length ?? 0) >= 2);
+    .filter((l) => l.length >= minLength && hasZoneFillers(l));
 }
 
 /** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */

@@ -24,6 +24,8 @@
  * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
 
+import { hasZoneFillers } from './mrz.js';
+
 const SPECIAL: Record<string, string> = {
   ß: 'SS',
   Æ: 'AE',
@@ -737,7 +739,7 @@ function givenNamesInText(zoneGiven: string, words: readonly string[], always = 
 function withoutZoneLines(text: string): string {
   return text
     .split('\n')
-    .filter((line) => (line.match(/</g) ?? []).length < 2)
+    .filter((line) => !hasZoneFillers(line))
     .join('\n');
 }
 
