@@ -1,3 +1,5 @@
+import type { Region } from './decode.js';
+
 /**
  * Reflections on a photo: burnt-out patches told from over-exposed paper and a lit background by
  * their shape, by what is left inside them and by how the paper and the print around them fade
@@ -25,6 +27,21 @@ export function portraitCore([x, y, w, h]: readonly [number, number, number, num
 }
 
 /**
+ * The portrait photo around a face box (relative, [x, y, w, h]): hair, shoulders and the photo's
+ * own background, which `burntOut` leaves out of the print around a burnt-out core (see there).
+ */
+export function portraitAround([x, y, w, h]: readonly [number, number, number, number]): Region {
+  const left = Math.max(0, x - PORTRAIT_AROUND.side * w);
+  const top = Math.max(0, y - PORTRAIT_AROUND.above * h);
+  const right = Math.min(1, x + (1 + PORTRAIT_AROUND.side) * w);
+  const bottom = Math.min(1, y + (1 + PORTRAIT_AROUND.below) * h);
+  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+}
+
+/** How far a portrait photo reaches beyond its face box, in the box's width (each side) and height (above, below). */
+const PORTRAIT_AROUND = { side: 0.6, above: 0.6, below: 1.0 } as const;
+
+/**
  * From this share of the portrait's face burnt out, a reflection hides it: of 360 genuine
  * portraits of retired seeds (5fbc, f081), those without a glare spot show 1.0% or less, those
  * with one on the face 2.7-16%; faces under 8.3% and 8.0% matched their selfies at 0.28 and under
@@ -37,7 +54,13 @@ export const PORTRAIT_GLARE_SHARE = 0.05;
  * JPEG ringing beside dark print on light paper leaves single pixels at 250+, a reflection burns
  * out whole patches.
  */
-export function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean): { clipped: number; lampShaped: number } {
+export function burntOut(
+  grey: Buffer,
+  w: number,
+  h: number,
+  judgeHalos: boolean,
+  portrait?: Region,
+): { clipped: number; lampShaped: number } {
   const cols = Math.floor(w / BLOCK);
   const rows = Math.floor(h / BLOCK);
   if (!cols || !rows) return { clipped: 0, lampShaped: 0 };
@@ -49,7 +72,7 @@ export function burntOut(grey: Buffer, w: number, h: number, judgeHalos: boolean
       if (s / (BLOCK * BLOCK) >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
     }
   }
-  const around = bandsAround(grey, w, cols, rows);
+  const around = bandsAround(grey, w, cols, rows, portrait && blocksOf(portrait, cols, rows));
   let hidden = 0;
   let lamp = 0;
   for (const { blocks: patch, edge } of patchesOf(burnt, cols, rows, new Uint8Array(cols * rows))) {
@@ -159,8 +182,11 @@ function printLiftedBeside([near, next]: readonly PrintBand[]): boolean {
  */
 type BandsAround = (blocks: number[], count: number) => { bands: Band[]; sectors: PrintBand[][] };
 
-/** Bands around patches of one picture, each block's paper (upper quartile) and print (5th percentile) levels measured once. */
-function bandsAround(grey: Buffer, w: number, cols: number, rows: number): BandsAround {
+/**
+ * Bands around patches of one picture, each block's paper (upper quartile) and print (5th
+ * percentile) levels measured once; blocks `left` out (a portrait's) belong to no band.
+ */
+function bandsAround(grey: Buffer, w: number, cols: number, rows: number, left?: Uint8Array): BandsAround {
   const paper = new Float32Array(cols * rows).fill(-1);
   const print = new Float32Array(cols * rows);
   const measure = (i: number) => {
@@ -194,7 +220,7 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number): Bands
       const prints: number[] = [];
       const byAngle = Array.from({ length: SECTORS }, () => [] as number[]);
       for (let i = 0; i < outer.length; i++) {
-        if (!outer[i] || inner[i]) continue;
+        if (!outer[i] || inner[i] || left?.[i]) continue;
         measure(i);
         papers.push(paper[i]!);
         if (paper[i]! - print[i]! >= PRINT_CONTRAST) {
@@ -247,6 +273,15 @@ export function printFadesAsHalo(levels: readonly [number, number, number]): boo
 /** One band's darkening of print under a halo: enough to be a fade, not so much as a card's edge or a dark background. */
 function isHaloStep(d: number): boolean {
   return d >= PRINT_HALO_MIN_STEP && d <= PRINT_HALO_MAX_STEP;
+}
+
+/** The blocks a relative region touches, as a mask. */
+function blocksOf(r: Region, cols: number, rows: number): Uint8Array {
+  const mask = new Uint8Array(cols * rows);
+  const [c0, c1] = [Math.floor(r.left * cols), Math.min(cols - 1, Math.floor((r.left + r.width) * cols))];
+  const [r0, r1] = [Math.floor(r.top * rows), Math.min(rows - 1, Math.floor((r.top + r.height) * rows))];
+  for (let y = r0; y <= r1; y++) for (let x = c0; x <= c1; x++) mask[y * cols + x] = 1;
+  return mask;
 }
 
 /** The 4-connected patches of set blocks not yet `seen` (marked as they are taken), each with whether it reaches the picture's edge. */

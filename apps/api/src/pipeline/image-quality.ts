@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { burntOut } from './burn-out.js';
-import { asDecoded, fromDecoded, type DecodedImage } from './decode.js';
+import { asDecoded, fromDecoded, type DecodedImage, type Region } from './decode.js';
 import { edgeVariance } from './edge-sharpness.js';
 import { histogramPercentile } from './histogram.js';
 
@@ -121,8 +121,11 @@ function sharpnessWidth(kind: ImageKind, width: number, height: number): number 
   return kind === 'selfie' ? Math.round(SHARPNESS_WIDTH.selfie * Math.min(1, width / height)) : SHARPNESS_WIDTH[kind];
 }
 
-/** Measures one image (decoded pixels, or bytes decoded under the pipeline's policy) for its kind. */
-export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKind = 'document'): Promise<ImageQuality> {
+/**
+ * Measures one image (decoded pixels, or bytes decoded under the pipeline's policy) for its kind;
+ * `portrait`, a document's portrait photo, left out of the print judged around a reflection.
+ */
+export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKind = 'document', portrait?: Region): Promise<ImageQuality> {
   const img = await asDecoded(input);
   const { data, info } = await fromDecoded(img)
     .resize({ width: Math.min(QUALITY_WIDTH, img.pixelWidth) })
@@ -152,7 +155,7 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
     darkest,
     // Defocus fades every edge as a lamp's halo fades (a blurred pale card's blank paper was taken
     // for a reflection, and its blur went unreported): halos are judged on sharp pictures only.
-    ...burntOut(data, info.width, info.height, sharpness >= QUALITY_THRESHOLDS[kind].minSharpness),
+    ...burntOut(data, info.width, info.height, sharpness >= QUALITY_THRESHOLDS[kind].minSharpness, portrait),
     width: img.width,
     height: img.height,
   };

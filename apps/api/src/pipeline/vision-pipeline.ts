@@ -9,12 +9,12 @@ import {
   type GreyPage,
   type Region,
 } from './decode.js';
-import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitCore } from './burn-out.js';
+import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitAround, portraitCore } from './burn-out.js';
 import { squareUp } from './document-quad.js';
 import { documentRegion } from './find-document.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
-import { judgeQuality, measureQuality, type QualityProblem } from './image-quality.js';
+import { judgeQuality, measureQuality, type ImageQuality, type QualityProblem } from './image-quality.js';
 import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedReadings, type MrzFields } from './mrz.js';
 import { judgeLiveness } from './liveness.js';
 import {
@@ -293,7 +293,11 @@ export class VisionPipeline implements VerificationPipeline {
       // The selfie's quality is only needed for the verdict: measured beside the other stages.
       Promise.all([docMeasured, timed('quality', () => measureQuality(selfie, 'selfie'))]),
     ]);
-    const docQuality = judgeQuality(docQ, 'document');
+    // A pale card's blank paper burns out beside its portrait, whose light background against the
+    // paper looks like print lifted by a reflection's light, and its darker inside like that print
+    // fading (check set eleventh/x026, x069: genuine cards in review for glare). Where a reflection
+    // was found, it is looked for again with the portrait photo left out of the print around it.
+    const docQuality = await judgeDocumentQuality(front, docQ, docFace);
     const selfieQuality = judgeQuality(selfieQ, 'selfie');
 
     // Without an MRZ the printed fields are read by their labels (surname, given names, nationality).
@@ -521,6 +525,17 @@ const BEYOND_VALIDITY = '9999-12-31';
 
 /** Where a squared-up document's zone is read from: its lower half. */
 const SQUARED_ZONE = 0.5;
+/** A document's quality, a reflection found judged again without its portrait where there is one (see `run`). */
+async function judgeDocumentQuality(
+  front: DecodedImage,
+  measured: ImageQuality,
+  face: { box: readonly [number, number, number, number] } | null,
+) {
+  const judged = judgeQuality(measured, 'document');
+  if (!face || !judged.problems.includes('glare')) return judged;
+  return judgeQuality(await measureQuality(front, 'document', portraitAround(face.box)), 'document');
+}
+
 /** The middle of a photo: a side without a portrait (a card's back) is looked for around it. */
 const MIDDLE: Region = { left: 0.4, top: 0.4, width: 0.2, height: 0.2 };
 

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { burntOutShare, fadesAsHalo, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
+import { burntOutShare, fadesAsHalo, portraitAround, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
 import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
@@ -292,6 +294,20 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(await measureQuality(c.docFront, 'document'), 'document').problems).toEqual(problems);
   });
 
+  it("a pale card's paper burnt out beside its portrait is no reflection once the portrait photo is left out; a reflection still is", async () => {
+    // Check set eleventh/x069 (test/fixtures/check-set), pure white paper: the portrait's light
+    // background against it read as print lifted by a reflection, its darker inside as that print
+    // fading (a genuine user in review for glare). The face box is the one the pipeline finds.
+    const card = fs.readFileSync(fileURLToPath(new URL('../fixtures/check-set/eleventh-x069.front.jpg', import.meta.url)));
+    expect(judgeQuality(await measureQuality(card, 'document'), 'document').problems).toEqual(['glare']);
+    const portrait = portraitAround([0.6709, 0.315, 0.112, 0.2007]);
+    expect(judgeQuality(await measureQuality(card, 'document', portrait), 'document')).toEqual({ score: 1, problems: [] });
+    // Retired held-out case 94ff/14: a reflection over a pale card's blank half, beside its portrait.
+    const glare = await buildCase('heldout', 14, 'heldout-94ff');
+    const around = portraitAround([0.2996, 0.4007, 0.093, 0.1653]);
+    expect(judgeQuality(await measureQuality(glare.docFront, 'document', around), 'document').problems).toEqual(['glare']);
+  }, 60_000);
+
   it('a blurred selfie under a poor lamp is blurry_image though its sensor noise adds edges of its own', async () => {
     // Retired held-out ce1c/280 (read after its report): a blurred VGA selfie in poor light measured
     // 55 by the plain variance of the Laplacian, over the line of then, and was approved.
@@ -370,6 +386,15 @@ describe('a reflection over the portrait', () => {
     // A saturated colour is not burnt out: luma counts, not a channel.
     expect(burntOutShare(rgb([255, 255, 0], [255, 200, 255]))).toBe(0);
     expect(burntOutShare(Buffer.alloc(0))).toBe(0);
+  });
+  it('the portrait photo reaches beyond its face box, within the picture', () => {
+    expect(portraitAround([0.5, 0.3, 0.1, 0.2])).toEqual({
+      left: expect.closeTo(0.44, 9),
+      top: expect.closeTo(0.18, 9),
+      width: expect.closeTo(0.22, 9),
+      height: expect.closeTo(0.52, 9),
+    });
+    expect(portraitAround([0.9, 0.8, 0.1, 0.2])).toMatchObject({ width: expect.closeTo(0.16, 9), height: expect.closeTo(0.32, 9) });
   });
   it("the face's core is the middle of its box, within the picture", () => {
     expect(portraitCore([0.2, 0.3, 0.1, 0.2])).toEqual({

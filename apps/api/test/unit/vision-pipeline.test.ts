@@ -307,6 +307,13 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted.fullName).toBe('SOREN KJAERGAARD');
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it("a pale card whose white paper burns out beside its portrait is approved: the portrait's edge is no reflection", async () => {
+    // Check set eleventh/x069 (test/fixtures/check-set): in review for glare, image_quality 0.
+    const front = fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', 'eleventh-x069.front.jpg'));
+    const r = await run('IVANA HORVAT', front, await astronautSelfie());
+    expect(r.scores.image_quality).toBe(1);
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it("a passport whose zone lost its surname's first letters under a glare spot, and whose holder typed one given name of two, is approved", async () => {
     // Retired held-out case f081/251 (640 x 480): the zone read NDERGAARD<<EMILIE<ELIZABETH for
     // Émilie Søndergaard (0.3: rejected). The page prints SØNDERGAARD, EMILIE ELIZABETH by their
