@@ -161,14 +161,18 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
   };
 }
 
+/** The size aspect's score at its line (a 640 x 480 document): accepted, if only just. */
+const SIZE_AT_LINE = 0.5;
+
 /** The darkest print (0.1th percentile) above: nothing dark left in the picture. */
 const WASHED_OUT_DARKEST = 100;
 
 /**
  * `image_quality` in [0, 1] and the problems found. Each aspect scores 1 when comfortably fine
  * (sharpness at 2x its line, highlights 40 above the dark line, burnt-out share under half of
- * its line, short side 1.2x its minimum) and falls linearly to 0 at its line; the score is the
- * worst aspect. A problem is reported only past its line, so the reason names the real cause.
+ * its line, short side 1.2x its minimum) and falls linearly to 0 at its line (a size: to
+ * SIZE_AT_LINE, and 0 under it); the score is the worst aspect. A problem is reported only past
+ * its line, so the reason names the real cause.
  */
 export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number; problems: QualityProblem[] } {
   const t = QUALITY_THRESHOLDS[kind];
@@ -182,7 +186,10 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
     glare: washedOut
       ? 0
       : Math.min(ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2), ramp(-q.lampShaped, -t.maxLampShaped, -t.maxLampShaped / 2)),
-    low_resolution: ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
+    // A size is accepted from its line on, and sizes come in steps (640 x 480 sits on the
+    // document's line): an accepted size scores SIZE_AT_LINE or more, never the 0 of a problem.
+    low_resolution:
+      shortSide < t.minShortSide ? 0 : SIZE_AT_LINE + (1 - SIZE_AT_LINE) * ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
   };
   const problems: QualityProblem[] = [];
   if (shortSide < t.minShortSide) problems.push('low_resolution');

@@ -366,6 +366,15 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(await measureQuality(await textCard(400, 300)), 'document').problems).toEqual(['low_resolution']);
   });
 
+  it('an accepted size never scores 0: a 640 x 480 document, on the line, scores 0.5; under it, 0 and low_resolution', () => {
+    const fine = { sharpness: 1000, brightness: 200, highlights: 250, darkest: 10, clipped: 0, lampShaped: 0 };
+    expect(judgeQuality({ ...fine, width: 640, height: 480 }, 'document')).toEqual({ score: 0.5, problems: [] });
+    expect(judgeQuality({ ...fine, width: 720, height: 540 }, 'document')).toEqual({ score: 0.813, problems: [] });
+    expect(judgeQuality({ ...fine, width: 1280, height: 720 }, 'document')).toEqual({ score: 1, problems: [] });
+    expect(judgeQuality({ ...fine, width: 630, height: 470 }, 'document')).toEqual({ score: 0, problems: ['low_resolution'] });
+    expect(judgeQuality({ ...fine, width: 400, height: 400 }, 'selfie')).toEqual({ score: 0.5, problems: [] });
+  });
+
   it('a 12 MP photo is measured on bounded pixels and reports the size it was taken at', async () => {
     const big = await sharp(await textCard())
       .resize(4000, 2500)
