@@ -42,6 +42,13 @@ describe('portraitColumns: the blank over a portrait kept within its printed edg
     expect(right).toBeLessThan(307);
   });
 
+  it("stops the rows judged at the card's edge: the desk beside a large face's shoulders does not hide the gap", () => {
+    // The card's bottom edge at row 380, within the rows judged (to 390): check set eleventh/x084.
+    const { right } = portraitColumns(card({ printFrom: 310, deskFrom: 380 }), blank, face);
+    expect(right).toBeGreaterThan(300);
+    expect(right).toBeLessThan(310);
+  });
+
   it('judges the rows from the brow down: a title printed above the face across the gap does not hide it', () => {
     const page = card({ printFrom: 310 });
     // A title (a rule, say) across the portrait's top and the gap, above the face box (check set tenth/x044).
