@@ -669,11 +669,15 @@ export function repairOcrReading(typed: string, read: string, unsure: readonly s
  * document agrees with neither, so it never lifts a typed name that the document does not bear.
  */
 export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean {
+  // In the zone's own order too (surname first): a zone whose `<<` between surname and given names
+  // was lost holds the whole name as its surname (DANGELO RANCOIS for D'ANGELO<<FRANCOIS:
+  // heldout-6e77/290, a genuine user rejected).
+  const zoneOrder = (n: DocumentName) => zoneForm(`${n.surname} ${n.givenNames}`);
   const zone = zoneForm(`${mrz.givenNames} ${mrz.surname}`);
   const print = zoneForm(`${printed.givenNames} ${printed.surname}`);
   if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
   const max = misreadingAllowance(print.length);
-  if (editDistance(zone, print, max) <= max) return true;
+  if (editDistance(zone, print, max) <= max || editDistance(zoneOrder(mrz), zoneOrder(printed), max) <= max) return true;
   // Or each part within a misreading of its own: a zone whose surname took a mark beside it and
   // whose given names lost letters (IPAPADOPOULOU, ANS SOFIE JOSEI for ANAIS SOFIE JOSE: 1 and 3
   // letters off, 4 of the whole name) is a misreading as much as one 3 letters off in all.

@@ -419,6 +419,11 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'IPAPADOPOULOU', givenNames: 'ANS SOFIE JOSEI' }, { surname: 'Papadopoulou', givenNames: 'Anaïs Sofie José' }, true],
     // A second surname of another family beside long given names: 4 letters off in all and in the surname.
     [{ surname: 'GARCIA LOPEZ', givenNames: 'MEI ANNE MARIE' }, { surname: 'García Moreno', givenNames: 'Mei Anne-Marie' }, false],
+    // The zone's `<<` lost with the given name's first letter: the whole name read as its surname
+    // (heldout-6e77/290), a misreading in the zone's own order.
+    [{ surname: 'DANGELO RANCOIS', givenNames: '' }, { surname: "D'Angelo", givenNames: 'François' }, true],
+    // In that order too, another surname is no misreading.
+    [{ surname: 'MORETTI FRANCOIS', givenNames: '' }, { surname: "D'Angelo", givenNames: 'François' }, false],
     // Given names within a misreading, the surname not: never.
     [{ surname: 'HANSEN', givenNames: 'ANS SOFIE' }, { surname: 'Jensen', givenNames: 'Anaïs Sofie' }, false],
     // Another name altogether: never.

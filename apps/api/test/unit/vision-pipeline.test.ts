@@ -307,6 +307,13 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted.fullName).toBe('SOREN KJAERGAARD');
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a TD2 zone that lost the `<<` before the given names is redeemed by the printed name', async () => {
+    // Retired held-out case 6e77/290: the zone read DANGELO RANCOIS<<< for D'ANGELO<<FRANCOIS, the
+    // whole name as its surname (0.3: a genuine user rejected); the card prints both by their labels.
+    const { r } = await runRetiredCase('heldout-6e77', 290);
+    expect(r.fieldsExtracted.fullName).toBe('FRANCOIS D ANGELO');
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it("a pale card whose white paper burns out beside its portrait is approved: the portrait's edge is no reflection", async () => {
     // Check set eleventh/x069 (test/fixtures/check-set): in review for glare, image_quality 0.
     const front = fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', 'eleventh-x069.front.jpg'));
