@@ -60,6 +60,9 @@ const GENUINE: Row[] = [
   ['Anne Smith-Jones', 'SMITH JONES', 'ANNE', 'pass'],
   // An initial written with a letter the zone spells with two (Þ is TH): still one letter.
   ['Ana M. Þ. Lefèvre-Durand', 'LEFEVRE DURAND', 'ANA MARIE THORA', 'pass'],
+  // A printed ÞÓRA as the recogniser reads it, with confidence: PORA, bora (heldout-6e77/272, 264).
+  ['Sofie Þ. Björklund', 'BJORKLUND', 'SOFIE PORA', 'pass'],
+  ['Zoë Þ. Jäger', 'JAGER', 'ZOE BORA', 'pass'],
   ['Æ. Lindqvist', 'LINDQVIST', 'AESA', 'pass'],
   ['Anne Smith', 'SMITH JONES', 'ANNE', 'pass'],
   ['Anne Jones', 'SMITH JONES', 'ANNE', 'pass'],
@@ -110,6 +113,8 @@ const NEAR_MISSES: Row[] = [
   ['Wong Mei', 'WANG', 'MEI LING', 'reject'],
   // An initial of no given name on the document: review.
   ['Ana Þ. Lefèvre-Durand', 'LEFEVRE DURAND', 'ANA MARIE', 'review'],
+  // A typed T. is one letter, no Þ: it stands for no P or B.
+  ['Sofie T. Björklund', 'BJORKLUND', 'SOFIE PORA', 'review'],
   ['Mei Ling Wang', 'WONG', 'MEI LING', 'reject'],
   ['Muhammad bin Salman', 'BIN SULTAN', 'MUHAMMAD', 'reject'],
   ['Lukas Strauss', 'STRAUB', 'LUKAS', 'reject'],
