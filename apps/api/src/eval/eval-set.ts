@@ -31,7 +31,7 @@ import { drawSelfieParams, PORTRAITS, renderSelfie, type PortraitId, type Selfie
  */
 export type Split = 'dev' | 'heldout';
 /** Bump when a change alters any generated case (cached sets on disk are then rebuilt). */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 /**
  * `heldout` was drawn with `heldout-c94b`, then `heldout-3f70` (2026-11-26, fifth round), then
  * `heldout-92d6` (sixth round, run once mid-round), then `heldout-3fab` (its report: screen photos

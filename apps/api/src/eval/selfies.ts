@@ -85,10 +85,13 @@ export async function renderSelfie(rng: Rng, who: PortraitId, p: SelfieParams): 
     right: Math.max(0, left + w - src.width),
     bottom: Math.max(0, top + h - src.height),
   };
+  // Past the photo's edge, its edge mirrored (hair, background); but for a frame aimed at the
+  // chest the mirror brought the face back upside down at the bottom edge, a face the face search
+  // rightly found (heldout-58be/204, 292): there the photo's last rows are repeated.
   const extended = await sharp(src.file)
     .removeAlpha()
     .toColourspace('srgb')
-    .extend({ ...pad, extendWith: 'mirror' })
+    .extend({ ...pad, extendWith: p.missFace ? 'copy' : 'mirror' })
     .png(FAST_PNG)
     .toBuffer();
   const outW = Math.round(p.width * margin);
