@@ -20,26 +20,32 @@ export function burntOutShare(rgb: Buffer): number {
 }
 
 /** The middle 60% of a face box (relative, [x, y, w, h]): the face itself, without hair or background. */
-export function portraitCore([x, y, w, h]: readonly [number, number, number, number]) {
-  const left = Math.max(0, x + 0.2 * w);
-  const top = Math.max(0, y + 0.2 * h);
-  return { left, top, width: Math.max(0, Math.min(1, x + 0.8 * w) - left), height: Math.max(0, Math.min(1, y + 0.8 * h) - top) };
+export function portraitCore(box: FaceBox): Region {
+  return spanOfFaceBox(box, { left: 0.2, right: 0.8, top: 0.2, bottom: 0.8 });
 }
 
 /**
  * The portrait photo around a face box (relative, [x, y, w, h]): hair, shoulders and the photo's
- * own background, which `burntOut` leaves out of the print around a burnt-out core (see there).
+ * own background (0.6 of the box's width each side, 0.6 of its height above and its height
+ * below), which `burntOut` leaves out of the print around a burnt-out core (see there).
  */
-export function portraitAround([x, y, w, h]: readonly [number, number, number, number]): Region {
-  const left = Math.max(0, x - PORTRAIT_AROUND.side * w);
-  const top = Math.max(0, y - PORTRAIT_AROUND.above * h);
-  const right = Math.min(1, x + (1 + PORTRAIT_AROUND.side) * w);
-  const bottom = Math.min(1, y + (1 + PORTRAIT_AROUND.below) * h);
-  return { left, top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+export function portraitAround(box: FaceBox): Region {
+  return spanOfFaceBox(box, { left: -0.6, right: 1.6, top: -0.6, bottom: 2 });
 }
 
-/** How far a portrait photo reaches beyond its face box, in the box's width (each side) and height (above, below). */
-const PORTRAIT_AROUND = { side: 0.6, above: 0.6, below: 1.0 } as const;
+type FaceBox = readonly [number, number, number, number];
+
+/** The region from `span`'s edges (in the box's width and height from its top left corner), within the picture. */
+function spanOfFaceBox([x, y, w, h]: FaceBox, span: { left: number; right: number; top: number; bottom: number }): Region {
+  const left = Math.max(0, x + span.left * w);
+  const top = Math.max(0, y + span.top * h);
+  return {
+    left,
+    top,
+    width: Math.max(0, Math.min(1, x + span.right * w) - left),
+    height: Math.max(0, Math.min(1, y + span.bottom * h) - top),
+  };
+}
 
 /**
  * From this share of the portrait's face burnt out, a reflection hides it: of 360 genuine

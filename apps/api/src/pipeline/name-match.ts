@@ -258,7 +258,10 @@ function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean
   if (t.forms.some((f) => d.forms.includes(f))) return NAME_SCORES.exact;
   if (t.folded === d.folded) return NAME_SCORES.folded;
   // An initial stands for a name with its first letter as spelt (Þ. for THORA, and for TORA).
-  if (t.initial) return d.forms.some((df) => initialLetters(t).some((l) => df.startsWith(l))) ? NAME_SCORES.abbreviated : 0;
+  if (t.initial) {
+    const letters = initialLetters(t);
+    return d.forms.some((df) => letters.some((l) => df.startsWith(l))) ? NAME_SCORES.abbreviated : 0;
+  }
   // Every spelling of each, folded ones too: a typed JUERGEN is one letter off a printed JÜRGEN
   // read JIRGEN only once both are folded (JURGEN).
   let best = 0;

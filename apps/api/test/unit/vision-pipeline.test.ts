@@ -16,6 +16,8 @@ import { samplePassport } from '../helpers/sample-passport.js';
 
 const fixtures = FACES_DIR;
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** A check-set photo kept for tests (test/fixtures/check-set, with its provenance). */
+const checkSetFront = (name: string) => fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', `${name}.front.jpg`));
 const NOW = new Date('2026-11-21T12:00:00Z');
 let pipeline: VisionPipeline;
 
@@ -291,7 +293,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Check set seventh/x034 (test/fixtures/check-set): the zone read OLJIVIA<RDOSE for Olivia
     // Rose, no check digit covering it (0.7, review); the page prints Olivia Rose under PEMBERTON,
     // its labels too faint for the recogniser.
-    const front = fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', 'seventh-x034.front.jpg'));
+    const front = checkSetFront('seventh-x034');
     const r = await run('olivia pemberton', front, await hopperSelfie());
     expect(r.fieldsExtracted.fullName).toBe('OLIVIA ROSE PEMBERTON');
     expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
@@ -301,7 +303,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Check set eighth/x080 (test/fixtures/check-set), 640 x 480: the grey reading kept for its
     // fields read KIERGAARD for KJÆRGAARD (0.5: rejected); the card squared up read KJARGAARD
     // under its Surname label (a misread Æ).
-    const front = fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', 'eighth-x080.front.jpg'));
+    const front = checkSetFront('eighth-x080');
     const r = await run('Søren Kjærgaard', front, await astronautSelfie());
     expect(r.scores.name_match).toBe(0.95);
     expect(r.fieldsExtracted.fullName).toBe('SOREN KJAERGAARD');
@@ -316,7 +318,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
   }, 120_000);
   it("a pale card whose white paper burns out beside its portrait is approved: the portrait's edge is no reflection", async () => {
     // Check set eleventh/x069 (test/fixtures/check-set): in review for glare, image_quality 0.
-    const front = fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', 'eleventh-x069.front.jpg'));
+    const front = checkSetFront('eleventh-x069');
     const r = await run('IVANA HORVAT', front, await astronautSelfie());
     expect(r.scores.image_quality).toBe(1);
     expect(r.verdict).toBe('approved');
