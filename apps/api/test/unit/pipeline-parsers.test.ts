@@ -274,6 +274,14 @@ describe('findMrzLines with dropped fillers', () => {
       .map((c) => parseMrz(c, NOW))
       .find(Boolean);
     expect(lost).toMatchObject({ surname: 'ER', surnameAlternatives: ['SOLER'] });
+    // A line whose start was garbled past repair: the fields hold, the surname after it is marked unsure.
+    expect(lost?.nameStartGarbled).toBeUndefined();
+    expect(parseMrz([l1, l2], NOW)?.nameStartGarbled).toBeUndefined();
+    // heldout-58be/141, a TD2 card's zone as read: `I<PRTHORVATH` became `<<TMR1MVYRVAIH`.
+    const garbled = findMrzCandidates('14 <<TMR1MVYRVAIH<<OONA<SOFIE<ANA<<<<<<<<\nSK89969612PRT9801060F3503096<<<<<<<0')
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(garbled).toMatchObject({ documentNumber: 'SK8996961', givenNames: 'OONA SOFIE ANA', nameStartGarbled: true });
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
@@ -291,6 +299,24 @@ describe('findMrzLines with dropped fillers', () => {
       .map((c) => parseMrz(c, NOW))
       .find(Boolean);
     expect(read).toMatchObject({ documentNumber: 'BY6071260', nationality: 'POL', surname: 'MARTINEZ GARCIA' });
+  });
+});
+
+describe('findMrzCandidates: a TD1 first line that lost its issuing state', () => {
+  it('puts the state back from the nationality (heldout-58be/063: I<NLDBC769... read IRBC769...), the check digits deciding', () => {
+    const zone = (first: string) => `${first}\n9411276F3312245NLD<<<<<<<<<<<2\nWOJCIK<<FRANCOIS<LEILA<<<<<<<<`;
+    const firstParse = (text: string) =>
+      findMrzCandidates(text)
+        .map((c) => parseMrz(c, NOW))
+        .find(Boolean);
+    expect(firstParse(zone('I<NLDBC76903664<<<<<<<<<<<<<<<'))).toMatchObject({ documentNumber: 'BC7690366', surname: 'WOJCIK' });
+    expect(firstParse(zone('IRBC76903664<<<<<<<<<<<<<<<'))).toMatchObject({
+      documentNumber: 'BC7690366',
+      nationality: 'NLD',
+      surname: 'WOJCIK',
+    });
+    // Its check digit misread as well: the zone is not read.
+    expect(firstParse(zone('IRBC76903661<<<<<<<<<<<<<<<'))).toBeUndefined();
   });
 });
 

@@ -316,6 +316,27 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted.fullName).toBe('FRANCOIS D ANGELO');
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it("a TD2 zone whose first line lost its start is redeemed by the print that shows the zone's document number", async () => {
+    // Retired held-out case 58be/141: the zone read <<TMR1MVYRVAIH<<OONA<SOFIE<ANA for
+    // I<PRTHORVATH<<OONA<SOFIE<ANA, its line 2's check digits holding (0.3: a genuine user rejected).
+    const { r } = await runRetiredCase('heldout-58be', 141);
+    expect(r.fieldsExtracted).toMatchObject({ fullName: 'OONA SOFIE ANA HORVATH', documentNumber: 'SK8996961' });
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
+  it('a TD1 zone whose first line lost its issuing state is read, the state taken from the nationality', async () => {
+    // Retired held-out case 58be/063: I<NLDBC7690366 read IRBC7690366; the print read WOJCIK as WOICIK (review).
+    const { r } = await runRetiredCase('heldout-58be', 63);
+    expect(r.fieldsExtracted).toEqual({
+      fullName: 'FRANCOIS LEILA WOJCIK',
+      documentNumber: 'BC7690366',
+      dateOfBirth: '1994-11-27',
+      expiryDate: '2033-12-24',
+      nationality: 'NLD',
+    });
+    // From the zone: the print was not read.
+    expect(r.stageTimes!.ocr).toBe(0);
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it("a pale card whose white paper burns out beside its portrait is approved: the portrait's edge is no reflection", async () => {
     // Check set eleventh/x069 (test/fixtures/check-set): in review for glare, image_quality 0.
     const front = checkSetFront('eleventh-x069');
