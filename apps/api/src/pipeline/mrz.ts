@@ -25,11 +25,13 @@ export interface MrzFields {
    */
   surnameAlternatives?: string[];
   /**
-   * A passport's or TD2 card's first line as read does not start with a document code and an
-   * issuing state (`<<TMR1MVYRVAIH<<OONA` for `I<PRTHORVATH<<OONA`): the surname that follows was
-   * read from a garbled start, and no check digit covers it.
+   * The zone's surname as read says nothing of the document's: a passport's or TD2 card's first
+   * line does not start with a document code and an issuing state (`<<TMR1MVYRVAIH<<OONA` for
+   * `I<PRTHORVATH<<OONA`: the surname read from a garbled start), or one or two letters are all
+   * that was read of it (`P<ITA< K<<ANA` for `P<ITACELIK<<ANA`, a glare spot over it). No check
+   * digit covers the name.
    */
-  nameStartGarbled?: boolean;
+  surnameUnsure?: boolean;
 }
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
@@ -280,7 +282,9 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
     nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
-    ...(result.format !== 'TD1' && !FIRST_LINE_START.test(lines[0] ?? '') ? { nameStartGarbled: true } : {}),
+    ...((result.format !== 'TD1' && !FIRST_LINE_START.test(lines[0] ?? '')) || surname.replace(/[^A-Z]/g, '').length < 3
+      ? { surnameUnsure: true }
+      : {}),
   };
 }
 

