@@ -175,7 +175,7 @@ function tidyEnds(lines: string[]): string[] {
   // nationality; the number's check digit and the composite, which covers it, still decide.
   if (out.length === 3 && stateAt === undefined && /^[A-Z]{3}$/.test(nationality) && /^[IAC][A-Z<][A-Z0-9]{2}/.test(out[0]!)) {
     const short = 30 - out[0]!.length;
-    if (short >= 2 && short <= 4 && !/^[IAC][A-Z<][A-Z<]{3}/.test(out[0]!)) out[0] = `${out[0]![0]}<${nationality}${out[0]!.slice(2)}`;
+    if (short >= 2 && short <= 4 && !FIRST_LINE_START.test(out[0]!)) out[0] = `${out[0]![0]}<${nationality}${out[0]!.slice(2)}`;
   }
   const first = out[0]!;
   if (!FIRST_LINE_START.test(first)) {
