@@ -330,6 +330,13 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted).toMatchObject({ fullName: 'ANA JOAO ANNE MARIE CELIK', documentNumber: 'FZ6179482' });
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a passport zone whose document code was misread is redeemed by the print, its surname misread after it', async () => {
+    // Retired held-out case 981c/085: the zone read F<DNKGUNUCALVEO<<BUELOEN for P<DNKGONCALVES<<GULSEN
+    // (0.3: a genuine user rejected); the page prints Surname GONCALVES and the number BJ0263011.
+    const { r } = await runRetiredCase('heldout-981c', 85);
+    expect(r.fieldsExtracted).toMatchObject({ fullName: 'GULSEN GONCALVES', documentNumber: 'BJ0263011' });
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it('a TD1 zone whose first line lost its issuing state is read, the state taken from the nationality', async () => {
     // Retired held-out case 58be/063: I<NLDBC7690366 read IRBC7690366; the print read WOJCIK as WOICIK (review).
     const { r } = await runRetiredCase('heldout-58be', 63);
