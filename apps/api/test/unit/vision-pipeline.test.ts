@@ -337,6 +337,14 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted).toMatchObject({ fullName: 'GULSEN GONCALVES', documentNumber: 'BJ0263011' });
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a card whose expiry was misread into the past under its label is not expired on its issue date', async () => {
+    // Retired held-out case 2cb7/222: the first reading read the expiry 16 04 2029 as 16 04 2020,
+    // and the issue date 25 10 2024, the latest of three, was taken for the expiry (rejected as
+    // expired). Labelled as the issue's, it is not; the other reading reads the expiry.
+    const { r } = await runRetiredCase('heldout-2cb7', 222);
+    expect(r.fieldsExtracted.expiryDate).toBe('2029-04-16');
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it('a TD1 zone whose first line lost its issuing state is read, the state taken from the nationality', async () => {
     // Retired held-out case 58be/063: I<NLDBC7690366 read IRBC7690366; the print read WOJCIK as WOICIK (review).
     const { r } = await runRetiredCase('heldout-58be', 63);
