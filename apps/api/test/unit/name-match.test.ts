@@ -473,8 +473,15 @@ describe("printedNameOfUnsureZone (a zone whose surname as read says nothing: th
       page.replace('SK8996961', 'SKB996961'),
       true,
     ],
-    // The page shows no number of this document: it was not read well enough to stand for the zone.
-    ['no document number read', { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' }, page.replace('SK8996961', 'SK8996967'), false],
+    // One character misread as no look-alike (heldout-926b/174: AK6786789 read AKB786789): still this document's number.
+    [
+      'its number read with one character misread',
+      { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' },
+      page.replace('SK8996961', 'SK8996967'),
+      true,
+    ],
+    // Two: the page shows no number of this document; it was not read well enough to stand for the zone.
+    ['no document number read', { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' }, page.replace('SK8996961', 'SK8796967'), false],
     [
       'the number within another word',
       { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' },
@@ -485,6 +492,11 @@ describe("printedNameOfUnsureZone (a zone whose surname as read says nothing: th
     ['a surname of one letter', { surname: 'K', givenNames: 'OONA SOFIE ANA' }, page, false],
   ])('%s', (_what, printed, text, expected) => {
     expect(printedNameOfUnsureZone(zone, printed, text)).toBe(expected);
+  });
+  it('a number shorter than 8 characters must be read whole', () => {
+    const name = { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' };
+    expect(printedNameOfUnsureZone({ documentNumber: 'K899696' }, name, page.replace('SK8996961', 'K899696'))).toBe(true);
+    expect(printedNameOfUnsureZone({ documentNumber: 'K899696' }, name, page.replace('SK8996961', 'K899697'))).toBe(false);
   });
 });
 
