@@ -559,6 +559,9 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'J', read: 'I' },
   { typed: 'IJ', read: 'I' },
   { typed: 'C', read: 'G', only: /ç/i },
+  // Ð (typed D once normalised) read as P, its bar taken for a bowl, with confidence: a printed
+  // GUÐMUNDSDÓTTIR read GUPMUNDSDOTTIR (heldout-926b/047, typed with its Ð, in review).
+  { typed: 'D', read: 'P', only: /ð/i },
   // Ã (typed A) is read as d, its tilde taken for the stem: a printed João read Jodo, twice on
   // cards drawn differently (heldout-106d/026, rejected; check set tenth/x060).
   { typed: 'A', read: 'D', only: /ã/i },

@@ -373,6 +373,9 @@ describe('OCR readings repaired where they misread the typed name (Ł read T, Þ
     ['Ayse Kirsten Von Buelow', 'von Billow', 'von Billow'],
     ['Oeydis Haugen', 'Given names\n@YDIS', 'Given names\nOEYDIS'],
     ['Oeydis Haugen', 'BYDIS', 'BYDIS'],
+    // Ð read as P with confidence, only when the typed name holds an Ð (heldout-926b/047).
+    ['kateřina hélène guðmundsdóttir', '1. GUPMUNDSDOTTIR', '1. GUDMUNDSDOTTIR'],
+    ['Katerina Gudmundsdottir', '1. GUPMUNDSDOTTIR', '1. GUPMUNDSDOTTIR'],
     // J's hook lost: read as I, or the IJ of a Dutch name as one I. A typed I is no printed J.
     ['Fatima van Dijk', '1. VAN DIK', '1. VAN DIJK'],
     ['François Wójcik', 'WOICIK', 'WOJCIK'],
