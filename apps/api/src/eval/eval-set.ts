@@ -58,12 +58,14 @@ export const GENERATOR_VERSION = 3;
  * `heldout-6e77` (thirty-fourth round's report, drawn after its code was final), then
  * `heldout-58be` (thirty-fifth round's report, drawn after its code was final), then
  * `heldout-981c` (thirty-sixth round's report, drawn after its code was final), then
- * `heldout-2cb7` (thirty-sixth round, drawn after a change made on reading `981c`); each time
+ * `heldout-2cb7` (thirty-sixth round, drawn after a change made on reading `981c`), then
+ * `heldout-926b` (thirty-seventh round's report, drawn after its code was final), then
+ * `heldout-561f` (thirty-seventh round, drawn after two changes made on reading `926b`); each time
  * its per-case failures had been read, so it was drawn again with a new seed for what followed
  * (docs/pipeline.md, "Splits").
  * Retired seeds are tuning data like dev (`buildCase`'s `seed`).
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-2cb7' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-561f' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
