@@ -234,11 +234,20 @@ describe('image quality, judged per kind with its own reasons', () => {
     [[170, 130, 90], false, 'print next to the core not pale enough'],
     [[190, 170, 120], false, 'a first step of 20 only'],
     [[177, 123, 161], false, 'darker, then paler again'],
+    [[222, 209, 182], true, "a wide halo: print paler still next to the core, darkening by 13, then 27 (a large reflection's)"],
+    [[222, 223, 152], false, 'a pale pattern, flat next to the core, then darker print'],
+    [[215, 205, 185], false, 'pale print darkening by 10, then 20: a fall of 30 only'],
   ])('print levels %j around a core fade as under a reflection: %s (%s)', (levels, expected) => {
     expect(printFadesAsHalo(levels as [number, number, number])).toBe(expected);
   });
 
   it.each([
+    [
+      'heldout-926b',
+      107,
+      ['glare'],
+      "a reflection over a cream card's fields, joined to its paper burnt out at 248-252 into one core the card's size (it was approved)",
+    ],
     ['heldout-b170', 208, ['glare'], 'a reflection over the fields of a pale card, joined to its burnt-out paper (it was approved)'],
     [
       'heldout-f081',
