@@ -343,6 +343,13 @@ export class VisionPipeline implements VerificationPipeline {
         const name = printedNameIn(typed, other);
         if (name) takeNameReadOtherwise(typed, name, POLICY.nameMatch.review);
       }
+      // The typed name in another reading's text is no proof of another person, as in the reading
+      // kept (`nameMatch`): a person looks. A small card's labels too small to read, RŪTA read ROTA
+      // in the reading kept and RUTA in another (check set fifteenth/x011, a genuine user rejected).
+      for (const other of otherTexts) {
+        const inText = Math.min(nameInTextScore(typed, other.text, unsureWordsOf(other)), TEXT_ONLY_MAX);
+        if (nameMatch !== null && inText > nameMatch) nameMatch = inText;
+      }
     }
     // The MRZ's name field has no check digit: when it does not bear the typed name out, the
     // printed name is read too, and where the zone's name is a misreading of it (a few letters off)
@@ -447,7 +454,7 @@ export class VisionPipeline implements VerificationPipeline {
     const inText = nameInTextScore(typed, reading.text, unsureWordsOf(reading));
     if (!printed) return inText;
     const byLabel = nameMatchScore(typed, printed);
-    return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, POLICY.nameMatch.review - 0.05));
+    return byLabel >= POLICY.nameMatch.review ? byLabel : Math.max(byLabel, Math.min(inText, TEXT_ONLY_MAX));
   }
 
   /**
@@ -539,6 +546,9 @@ function raised(r: Region): Region {
 
 /** A reading's expiry, for `expiryReadingsDisagree`, where it read a date beyond any document's validity (a misread future). */
 const BEYOND_VALIDITY = '9999-12-31';
+
+/** The most a name found in a reading's text, not by its labels, lifts a name the labels gave: under review's line. */
+const TEXT_ONLY_MAX = POLICY.nameMatch.review - 0.05;
 
 /** Where a squared-up document's zone is read from: its lower half. */
 const SQUARED_ZONE = 0.5;

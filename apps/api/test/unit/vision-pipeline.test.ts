@@ -309,6 +309,16 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted.fullName).toBe('SOREN KJAERGAARD');
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a small card whose labels no reading could read, the typed name in the text of a reading not kept, goes to review rather than rejected', async () => {
+    // Check set fifteenth/x011 (test/fixtures/check-set), 640 x 480: the reading kept shows
+    // KAZLAUSKIENE and ROTA for RŪTA (0.5: a genuine user rejected); another reading shows RUTA,
+    // with no label for either.
+    const front = checkSetFront('fifteenth-x011');
+    const r = await run('rūta kazlauskienė', front, await astronautSelfie());
+    expect(r.scores.name_match).toBe(0.8);
+    expect(r.verdict).toBe('review');
+    expect(r.reasons).toContain('name_mismatch');
+  }, 120_000);
   it('a TD2 zone that lost the `<<` before the given names is redeemed by the printed name', async () => {
     // Retired held-out case 6e77/290: the zone read DANGELO RANCOIS<<< for D'ANGELO<<FRANCOIS, the
     // whole name as its surname (0.3: a genuine user rejected); the card prints both by their labels.
