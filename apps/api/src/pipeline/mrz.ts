@@ -239,6 +239,13 @@ function fittings(l: string, len: number): string[] {
 
 const FILLER_READ_AS_LETTER = /(?<=[A-Z]<)[KLC](?=[A-Z])/;
 
+/**
+ * Whether a digit was read in the name field's surname (before its first `<<`): a name holds none, and the
+ * look-alike put back (0 for O) leaves the rest of the surname no surer. Check set sixteenth/x010,
+ * a TD1 card's back: `IO0EPN<TAD<<<OIVFTG<MARIT` for `BJOERNSTAD<<SOLVEIG<MARIT` (rejected, 0.3).
+ */
+const digitInSurname = (nameField: string) => /\d/.test(nameField.split('<<')[0]!);
+
 function combinations(perLine: string[][]): string[][] {
   return perLine.reduce<string[][]>((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
 }
@@ -308,7 +315,9 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
     nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
-    ...((result.format !== 'TD1' && (codeRebuilt || !FIRST_LINE_START.test(lines[0] ?? ''))) || surname.replace(/[^A-Z]/g, '').length < 3
+    ...((result.format !== 'TD1' && (codeRebuilt || !FIRST_LINE_START.test(lines[0] ?? ''))) ||
+    surname.replace(/[^A-Z]/g, '').length < 3 ||
+    digitInSurname(field)
       ? { surnameUnsure: true }
       : {}),
   };

@@ -320,6 +320,16 @@ describe('findMrzLines with dropped fillers', () => {
       .find(Boolean);
     expect(edged).toMatchObject({ surname: 'DANGELO', nationality: 'AUT' });
     expect(edged?.surnameUnsure).toBeUndefined();
+    // A digit read in the surname (check set sixteenth/x010, a TD1 card's back: IO0EPN<TAD for
+    // BJOERNSTAD): the look-alike put back, the surname is still no reading of the document's.
+    const [n1, n2, n3] = composeTd1({ ...person, surname: 'BJOERNSTAD', givenNames: 'SOLVEIG MARIT' });
+    expect(parseMrz([n1, n2, n3], NOW)?.surnameUnsure).toBeUndefined();
+    const misread = parseMrz([n1, n2, 'IO0EPN<TAD<<<OIVFTG<MARIT<<<<<'], NOW);
+    expect(misread).toMatchObject({ surname: 'IOOEPN TAD', surnameUnsure: true });
+    // A digit in the given names only leaves the surname sure.
+    const givenMisread = parseMrz([n1, n2, 'BJOERNSTAD<<SOLVE1G<MARIT<<<<<'], NOW);
+    expect(givenMisread).toMatchObject({ surname: 'BJOERNSTAD' });
+    expect(givenMisread?.surnameUnsure).toBeUndefined();
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
