@@ -362,6 +362,13 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.fieldsExtracted.expiryDate).toBe('2029-04-16');
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it('a past expiry on the first reading is read again: readings that disagree send to review, never reject', async () => {
+    // Retired held-out case ad0f/047, a licence: the first reading, sure of the name, read EXP
+    // 02/01/2029 as 02/01/2020 and settled the page (rejected as expired); the grey reading reads 2029.
+    const { r } = await runRetiredCase('heldout-ad0f', 47);
+    expect(r.verdict).toBe('review');
+    expect(r.reasons).toEqual(['document_unreadable']);
+  }, 120_000);
   it('a TD1 zone whose first line lost its issuing state is read, the state taken from the nationality', async () => {
     // Retired held-out case 58be/063: I<NLDBC7690366 read IRBC7690366; the print read WOJCIK as WOICIK (review).
     const { r } = await runRetiredCase('heldout-58be', 63);
