@@ -60,12 +60,15 @@ export const GENERATOR_VERSION = 3;
  * `heldout-981c` (thirty-sixth round's report, drawn after its code was final), then
  * `heldout-2cb7` (thirty-sixth round, drawn after a change made on reading `981c`), then
  * `heldout-926b` (thirty-seventh round's report, drawn after its code was final), then
- * `heldout-561f` (thirty-seventh round, drawn after two changes made on reading `926b`); each time
+ * `heldout-561f` (thirty-seventh round, drawn after two changes made on reading `926b`), then
+ * `heldout-efc7` (thirty-eighth round's report, drawn after its code was final), then
+ * `heldout-ad0f` (thirty-eighth round, drawn after a change made on reading check set sixteenth), then
+ * `heldout-5d61` (thirty-eighth round, drawn after a change made on reading `ad0f`); each time
  * its per-case failures had been read, so it was drawn again with a new seed for what followed
  * (docs/pipeline.md, "Splits").
  * Retired seeds are tuning data like dev (`buildCase`'s `seed`).
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-561f' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-5d61' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
