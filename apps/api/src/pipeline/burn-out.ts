@@ -76,8 +76,9 @@ export function burntOut(
     for (let c = 0; c < cols; c++) {
       let s = 0;
       for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) s += grey[y * w + x]!;
-      if (s / (BLOCK * BLOCK) >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
-      if (s / (BLOCK * BLOCK) >= SATURATED_LEVEL) saturated[r * cols + c] = 1;
+      const mean = s / (BLOCK * BLOCK);
+      if (mean >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
+      if (mean >= SATURATED_LEVEL) saturated[r * cols + c] = 1;
     }
   }
   const around = bandsAround(grey, w, cols, rows, portrait && blocksOf(portrait, cols, rows));

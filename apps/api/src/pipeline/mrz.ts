@@ -197,7 +197,7 @@ function tidyEnds(lines: string[]): { lines: string[]; codeRebuilt: boolean } {
   const first = out[0]!;
   const startsAt = (k: number) => FIRST_LINE_START.test(first.slice(k));
   const stateAfter = (k: number) => /^[A-Z]{3}$/.test(nationality) && first.slice(k + 2, k + 5) === nationality;
-  const skip = startsAt(0) ? (stateAfter(0) ? undefined : [1, 2].find((k) => startsAt(k) && stateAfter(k))) : [1, 2].find(startsAt);
+  const skip = [1, 2].find((k) => startsAt(k) && (!startsAt(0) || (stateAfter(k) && !stateAfter(0))));
   if (skip) out[0] = first.slice(skip);
   // The issuing state lost between the document code and the name ("P<" then the surname): it is
   // almost always the holder's nationality, on the second line, so the name field starts where it should.
@@ -240,9 +240,10 @@ function fittings(l: string, len: number): string[] {
 const FILLER_READ_AS_LETTER = /(?<=[A-Z]<)[KLC](?=[A-Z])/;
 
 /**
- * Whether a digit was read in the name field's surname (before its first `<<`): a name holds none, and the
- * look-alike put back (0 for O) leaves the rest of the surname no surer. Check set sixteenth/x010,
- * a TD1 card's back: `IO0EPN<TAD<<<OIVFTG<MARIT` for `BJOERNSTAD<<SOLVEIG<MARIT` (rejected, 0.3).
+ * Whether a digit was read in the name field's surname (before its first `<<`): a name holds none,
+ * and the look-alike put back (0 for O) leaves the rest of the surname no surer. Check set
+ * sixteenth/x010, a TD1 card's back: `IO0EPN<TAD<<<OIVFTG<MARIT` for `BJOERNSTAD<<SOLVEIG<MARIT`
+ * (rejected, 0.3).
  */
 const digitInSurname = (nameField: string) => /\d/.test(nameField.split('<<')[0]!);
 

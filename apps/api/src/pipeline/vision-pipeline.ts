@@ -101,6 +101,7 @@ export class VisionPipeline implements VerificationPipeline {
       ]),
     );
     if (!front || !selfie) return unusable(!front, !selfie, times);
+    const today = this.now().toISOString().slice(0, 10);
 
     // The document's quality first (about 0.1 s): a document too blurred to use is not searched
     // tile by tile for its portrait (faces.ts), the dearest search there is. Its verdict goes to
@@ -138,12 +139,8 @@ export class VisionPipeline implements VerificationPipeline {
     // How well a printed reading bears out the typed name (1 when none was typed), and whether it shows an expiry date.
     const nameIn = (r: TextReading) =>
       v.submittedFullName ? this.nameMatch(v.submittedFullName, null, printedNameIn(v.submittedFullName, r), r) : 1;
-    const expiryIn = (r: TextReading) => fieldsFromText(r.text, this.now(), v.country).expiryDate !== null;
-    // Whether a reading shows an expiry date before today (a printed date has no check digit).
-    const pastExpiryIn = (r: TextReading) => {
-      const expiry = fieldsFromText(r.text, this.now(), v.country).expiryDate;
-      return expiry !== null && expiry < this.now().toISOString().slice(0, 10);
-    };
+    const expiryOf = (r: TextReading) => fieldsFromText(r.text, this.now(), v.country).expiryDate;
+    const expiryIn = (r: TextReading) => expiryOf(r) !== null;
     // Whether printed readings leave nothing in doubt: the typed name borne out, the fields read, an expiry date shown.
     const settles = (p: PrintedReadings) =>
       nameIn(p.reading) >= POLICY.nameMatch.review &&
@@ -228,7 +225,8 @@ export class VisionPipeline implements VerificationPipeline {
       // A past expiry is read twice before it rejects: one digit misread (02/01/2029 read
       // 02/01/2020, heldout-ad0f/047) had rejected a genuine user; readings that disagree send the
       // document to a person (`printedExpiryInDoubt`).
-      if (settled && expiryIn(inked) && !pastExpiryIn(inked)) return { reading: inked, others: [] };
+      const inkedExpiry = settled ? expiryOf(inked) : null;
+      if (inkedExpiry !== null && inkedExpiry >= today) return { reading: inked, others: [] };
       const grey = await read(page, false);
       if (enough?.(grey)) return { reading: grey, others: [inked] };
       const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
@@ -315,7 +313,6 @@ export class VisionPipeline implements VerificationPipeline {
     const printedNameRead = mrz ? null : printedNameIn(typed, text);
     const readTexts = mrz ? [] : [text, ...otherTexts].map((t) => readTextFields(t.text, this.now(), v.country));
     const readFields = readTexts.map((r) => r.fields);
-    const today = this.now().toISOString().slice(0, 10);
     // Printed dates have no check digit: where the side's readings disagree on whether it has
     // expired (07/11/2029 read 07/11/2025 in one of them), neither is taken; a person looks.
     const expiryInDoubt = printedExpiryInDoubt(readTexts, today);
@@ -347,14 +344,13 @@ export class VisionPipeline implements VerificationPipeline {
     // KIERGAARD in the reading kept for its fields and KJARGAARD, a misread Æ, squared up (check
     // set eighth/x080, a genuine user rejected).
     if (!mrz && typed && nameMatch !== null && nameMatch < POLICY.nameMatch.review) {
+      // The typed name in another reading's text, not by its labels, is no proof of another person
+      // either, as in the reading kept (`nameMatch`): a person looks. A small card's labels too small
+      // to read, RŪTA read ROTA in the reading kept and RUTA in another (check set fifteenth/x011, a
+      // genuine user rejected).
       for (const other of otherTexts) {
         const name = printedNameIn(typed, other);
         if (name) takeNameReadOtherwise(typed, name, POLICY.nameMatch.review);
-      }
-      // The typed name in another reading's text is no proof of another person, as in the reading
-      // kept (`nameMatch`): a person looks. A small card's labels too small to read, RŪTA read ROTA
-      // in the reading kept and RUTA in another (check set fifteenth/x011, a genuine user rejected).
-      for (const other of otherTexts) {
         const inText = Math.min(nameInTextScore(typed, other.text, unsureWordsOf(other)), TEXT_ONLY_MAX);
         if (nameMatch !== null && inText > nameMatch) nameMatch = inText;
       }
