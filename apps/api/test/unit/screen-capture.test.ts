@@ -121,4 +121,29 @@ describe('screen recapture (screen-capture.ts)', () => {
     expect(peakShare(noise)).toBeLessThan(0.05);
     expect(peakShare(photo)).toBeLessThan(SCREEN_PATTERN_LINE);
   });
+
+  // A screen's grid turned a few degrees, or photographed near the sensor's own pitch, puts its
+  // peak where the axial band does not look: half a bin beside a JPEG block-grid frequency (24, 16)
+  // on a tile of 64, or past the axes' limit of a period of 2 px (a diagonal of 31, -20).
+  it.each([
+    ['half a bin beside a block-grid frequency', 24.5, 15.5],
+    ["past the axes' limit, on a diagonal", 31, -20],
+  ])('a grid on a photograph with its peak %s is over the small line', async (_, fu, fv) => {
+    const N = 64;
+    const { data } = await sharp(face('grace_hopper.jpg'))
+      .greyscale()
+      .extract({ left: 260, top: 200, width: N, height: N })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const hann = (i: number) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / N);
+    /** The photo, and a grid of +-`grid` grey levels over it, as the stage cuts a tile (windowed). */
+    const tile = (grid: number) =>
+      Float64Array.from(data, (v, i) => {
+        const x = i % N;
+        const y = Math.floor(i / N);
+        return (v - 128 + grid * Math.cos((2 * Math.PI * (fu * x + fv * y)) / N)) * hann(x) * hann(y);
+      });
+    expect(peakShare(tile(0))).toBeLessThan(SCREEN_PATTERN_LINE_SMALL);
+    expect(peakShare(tile(24))).toBeGreaterThanOrEqual(SCREEN_PATTERN_LINE_SMALL);
+  });
 });

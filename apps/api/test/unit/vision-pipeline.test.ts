@@ -432,6 +432,25 @@ describe('a document too blurred to use', () => {
   }, 120_000);
 });
 
+describe('a document photographed off a screen, its grid where the axial band does not look', () => {
+  // Retired held-out cases approved before the whole band (screen-capture.ts): ad0f/128, a
+  // passport page turned 12 degrees, its grid's peak past the axes' limit; f4cc/221, a card whose
+  // grid peaked half a bin beside a JPEG block-grid frequency. Both faces under 128 px.
+  it.each([
+    ['heldout-ad0f', 128],
+    ['heldout-f4cc', 221],
+  ])(
+    '%s/%s goes to review with document_on_screen',
+    async (seed, index) => {
+      const { c, r } = await runRetiredCase(seed, index);
+      expect(c.cls).toBe('screen_photo');
+      expect(r.reasons).toContain('document_on_screen');
+      expect(r.verdict).not.toBe('approved');
+    },
+    120_000,
+  );
+});
+
 describe('a driving licence: its printed text first, the zone only when that leaves doubt', () => {
   it('a licence whose printed reading bears out the name, fields and expiry is not searched for a zone; one with another name typed is', async () => {
     // Retired held-out case c2f0/6: a licence without any MRZ.
