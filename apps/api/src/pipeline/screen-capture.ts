@@ -12,27 +12,21 @@ import { greyRegionAsTaken } from './decode.js';
  * Measured on the development split (docs/pipeline.md, stage 5): inside 10 portraits on a screen
  * 0.27-0.49 (the 9 approved before this stage 0.39-0.49); inside 314 portraits on paper (genuine
  * and every other negative class) 0.087 at most. The line is 0.2. A face under 128 px at the
- * resolution taken is judged on tiles of 64 px against a line of their own (a retired held-out
- * split approved such a screen photo: its face was 125 px); one under 40 px is not judged.
+ * resolution taken is judged on tiles of 64 px (a retired held-out split approved such a screen
+ * photo: its face was 125 px); one under 40 px is not judged. The line is the same on both tile
+ * sides (thirty-ninth round, the retired held-out seeds and four check sets, with `BANDS`): on
+ * tiles of 64, 227 portraits on paper 0.18 at most and the screens of 16 seeds 0.209 and more; on
+ * tiles of 128, 570 on paper 0.14 at most and the screens 0.25 and more (one at 0.04, its grid
+ * lost to the photo's resampling, is caught by other stages).
  */
 export const SCREEN_PATTERN_LINE = 0.2;
-/**
- * The line on tiles of 64 px, for faces of 40-127 px at the resolution taken (a card at half the
- * width of a 720 x 1280 photo; a 12 MP photo of a monitor at arm's length). Measured on the
- * retired held-out seeds (tuning data, docs/pipeline.md): 425 portraits on paper 0.174 at most;
- * 6 screens 0.26-0.56, one at 0.10 (its grid lost to the photo's resampling).
- */
-export const SCREEN_PATTERN_LINE_SMALL = 0.22;
 
 /**
  * Tile sides (px, powers of two) analysed at the resolution taken, largest first: a portrait
- * too small for a tile of 128 is judged on tiles of 64, which hold a quarter of the frequencies,
- * so a picture's own detail concentrates more there and its line is higher.
+ * too small for a tile of 128 (a card at half the width of a 720 x 1280 photo; a 12 MP photo of a
+ * monitor at arm's length) is judged on tiles of 64.
  */
-const SCREEN_TILES: readonly { side: number; line: number }[] = [
-  { side: 128, line: SCREEN_PATTERN_LINE },
-  { side: 64, line: SCREEN_PATTERN_LINE_SMALL },
-];
+const TILE_SIDES: readonly number[] = [128, 64];
 /** How far a face too small for the smallest tile may be grown around its centre to hold one (a face of 40 px and more). */
 const MAX_GROWTH = 1.6;
 /** How many of the strongest frequencies the concentration adds up. */
@@ -46,11 +40,10 @@ const TILE_OFFSETS: readonly [number, number][] = [
   [0.25, -0.25],
 ];
 
-/** A screen-pattern measure: the share (0-1), the tile side it was measured on, and that side's line. */
+/** A screen-pattern measure: the share (0-1) and the tile side it was measured on. */
 export interface ScreenPattern {
   share: number;
   tile: number;
-  line: number;
 }
 
 /**
@@ -63,11 +56,10 @@ export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: 
   const faceSide = Math.min(portrait.width * img.width, portrait.height * img.height);
   // A face smaller than the smallest tile is judged on a square grown around it to that tile's
   // side (at most MAX_GROWTH times the face's): the printed portrait's head, hair and backdrop.
-  const smallest = SCREEN_TILES[SCREEN_TILES.length - 1]!.side;
+  const smallest = TILE_SIDES[TILE_SIDES.length - 1]!;
   const side = faceSide < smallest && faceSide * MAX_GROWTH >= smallest ? smallest : faceSide;
-  const scale = SCREEN_TILES.find((t) => side >= t.side);
-  if (!scale) return null;
-  const TILE = scale.side;
+  const TILE = TILE_SIDES.find((t) => side >= t);
+  if (!TILE) return null;
   const cx = (portrait.left + portrait.width / 2) * img.width;
   const cy = (portrait.top + portrait.height / 2) * img.height;
   // One region at the resolution taken around every tile; decoded once.
@@ -89,11 +81,11 @@ export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: 
   }
   if (!shares.length) return null;
   shares.sort((a, b) => a - b);
-  return { share: shares[Math.floor(shares.length / 2)]!, tile: TILE, line: scale.line };
+  return { share: shares[Math.floor(shares.length / 2)]!, tile: TILE };
 }
 
-/** Whether a measure shows a screen: at or over its tile's line. */
-export const showsScreen = (m: ScreenPattern | null): boolean => m !== null && m.share >= m.line;
+/** Whether a measure shows a screen: at or over the line. */
+export const showsScreen = (m: ScreenPattern | null): boolean => m !== null && m.share >= SCREEN_PATTERN_LINE;
 
 /** The transforms of one tile side, their tables computed once. */
 interface TileSpectrum {
