@@ -28,12 +28,17 @@ export interface MrzFields {
    * The zone's surname as read says nothing of the document's: a passport's or TD2 card's first
    * line does not start with a document code and an issuing state (`<<TMR1MVYRVAIH<<OONA` for
    * `I<PRTHORVATH<<OONA`: the surname read from a garbled start) or its document code was
-   * misread and given back (`F<DNKGUNUCALVEO` for `P<DNKGONCALVES`), or one or two letters are all
-   * that was read of it (`P<ITA< K<<ANA` for `P<ITACELIK<<ANA`, a glare spot over it). No check
-   * digit covers the name.
+   * misread and given back (`F<DNKGUNUCALVEO` for `P<DNKGONCALVES`), or three letters or fewer
+   * are all that was read of it (`P<ITA< K<<ANA` for `P<ITACELIK<<ANA`, a glare spot over it;
+   * `IDESPONT<<CHLOE` for `IDESPDUPONT<<CHLOE`, a start lost with the line otherwise whole; a
+   * surname printed with three letters, KIM, loses nothing: the print is read only where the
+   * typed name differs, and stands as printed). No check digit covers the name.
    */
   surnameUnsure?: boolean;
 }
+
+/** Letters a zone's surname needs for its reading to say anything of the document's (`surnameUnsure`). */
+const SURE_SURNAME_LETTERS = 4;
 
 const CHECKED_FIELDS = ['documentNumberCheckDigit', 'birthDateCheckDigit', 'expirationDateCheckDigit', 'compositeCheckDigit'];
 
@@ -317,7 +322,7 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
     ...((result.format !== 'TD1' && (codeRebuilt || !FIRST_LINE_START.test(lines[0] ?? ''))) ||
-    surname.replace(/[^A-Z]/g, '').length < 3 ||
+    surname.replace(/[^A-Z]/g, '').length < SURE_SURNAME_LETTERS ||
     digitInSurname(field)
       ? { surnameUnsure: true }
       : {}),

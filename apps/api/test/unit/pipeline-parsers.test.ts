@@ -330,6 +330,16 @@ describe('findMrzLines with dropped fillers', () => {
     const givenMisread = parseMrz([n1, n2, 'BJOERNSTAD<<SOLVE1G<MARIT<<<<<'], NOW);
     expect(givenMisread).toMatchObject({ surname: 'BJOERNSTAD' });
     expect(givenMisread?.surnameUnsure).toBeUndefined();
+    // Three letters left of a surname whose start was lost, the line otherwise whole (heldout-f0c5/066,
+    // a TD2 card: IDES PONT<<CHLOE for I<ESPDUPONT<<CHLOE, a genuine user rejected): unsure; four are not.
+    const td2Line2 = 'AE61516885ESP6208211F2903183<<<<<<<8';
+    const ont = findMrzCandidates(`IDES PONT<<CHLOE<<<<<<<<<<<<<<<<<<\n${td2Line2}`)
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(ont).toMatchObject({ format: 'TD2', surname: 'ONT', givenNames: 'CHLOE', surnameUnsure: true });
+    const pont = parseMrz(['I<ESPPONT<<CHLOE<<<<<<<<<<<<<<<<<<<<', td2Line2], NOW);
+    expect(pont).toMatchObject({ surname: 'PONT' });
+    expect(pont?.surnameUnsure).toBeUndefined();
     // Cut at the end, the 45-character line loses its last check digit and does not parse.
     expect(parseMrz([l1, extra.slice(0, 44)], NOW)).toBeNull();
   });
@@ -506,6 +516,16 @@ describe('init fields steer parsing', async () => {
         documentNumber: '32855956010',
       });
     }
+  });
+  it('a date whose two slashes were read as strokes (12/22/2030 read 1212212030) is read as a date; ten digits that make none stay as read', () => {
+    // heldout-f0c5/073, a licence turned 14 degrees: no expiry read, a genuine user in review.
+    const licence = "DRIVER'S LICENSE\nDOB\n05/13/1973\nExp\ni oo eenmsn 1212212030\nISS\n11/25/2020";
+    expect(fieldsFromText(licence, now, 'US')).toMatchObject({ dateOfBirth: '1973-05-13', expiryDate: '2030-12-22' });
+    expect(fieldsFromText('EXP 22I12I2030', now).expiryDate).toBe('2030-12-22');
+    expect(fieldsFromText('EXP 22|12|2030', now).expiryDate).toBe('2030-12-22');
+    // Two strokes that differ, a year of no century a document holds, or groups that make no date: no date.
+    for (const digits of ['221L122030', '2211122130', '4512912031', '4931786729'])
+      expect(fieldsFromText(`EXP ${digits}`, now).expiryDate).toBeNull();
   });
   it('a date that is none in the expected order is read the other way (13/10 day first, 10/13 month first)', () => {
     expect(fieldsFromText('DOB 01/15/1991\nEXP 10/13/2029', now, null)).toMatchObject({

@@ -282,6 +282,18 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
     expect(r.verdict).toBe('approved');
   }, 120_000);
+  it("a TD2 zone that lost its surname's start (ONT for DUPONT) is redeemed by the print, which shows the zone's number", async () => {
+    // Held-out case f0c5/066 (the thirty-ninth round's report): rejected for name_mismatch (0.3).
+    const { r } = await runRetiredCase('heldout-f0c5', 66);
+    expect(r.fieldsExtracted.fullName).toBe('CHLOE DUPONT');
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
+  it("a licence whose expiry's slashes were read as strokes (1212212030) has its expiry read", async () => {
+    // Held-out case f0c5/073 (the thirty-ninth round's report): no expiry read, in review.
+    const { c, r } = await runRetiredCase('heldout-f0c5', 73);
+    expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
+    expect(r.verdict).toBe('approved');
+  }, 120_000);
   it('a TD1 zone that read a digit in a given name (CH9JE) is redeemed by the printed name, which is the name extracted', async () => {
     // Retired held-out case 4424/150: the zone's given names failed the MRZ package's check and
     // were lost (VAN DIJK alone, 0.7, review); the front prints SOFIE CHLOE without labels.
