@@ -178,14 +178,14 @@ function makeTileSpectrum(TILE: number): TileSpectrum {
 }
 
 /**
- * Where a tile's fine detail is looked for, as a radius in frequency bins (the tile's side over
- * 8 to over 2, periods 2-8 px along the axes) and how the JPEG's block grid is left out.
- * - `axial`: up to the axes' limit (a period of 2 px), the block grid's frequencies left out with
- *   the bins beside them, where the window spreads them (so a low-quality JPEG's blocking on
- *   smooth skin is never a peak).
- * - `whole`: out to the corners too (diagonal periods under 2 px: a screen's grid photographed
- *   near the sensor's own pitch, or turned a few degrees, puts its peaks there), and only the
- *   block grid's exact frequencies left out: a turned grid's peak beside one of them is kept.
+ * Where a tile's fine detail is looked for: from a radius of an eighth of the tile's side (a
+ * period of 8 px) out to `outer` of it, and how the JPEG's block grid is left out there.
+ * - axial (`outer` a half): up to the axes' limit (a period of 2 px), the block grid's
+ *   frequencies left out with the bins beside them, where the window spreads them (so a
+ *   low-quality JPEG's blocking on smooth skin is never a peak).
+ * - whole (`outer` 1/√2): out to the corners too (diagonal periods under 2 px: a screen's grid
+ *   photographed near the sensor's own pitch, or turned a few degrees, puts its peaks there), and
+ *   only the block grid's exact frequencies left out: a turned grid's peak beside one is kept.
  *   Measured on the retired held-out seeds (docs/pipeline.md, thirty-ninth round): 3 screens the
  *   axial band missed (one at a peak half a bin beside a block-grid frequency, two past the axes'
  *   limit) measure 0.35-0.40 here (0.08-0.15 in the axial band). On 797 portraits on paper the
@@ -193,12 +193,14 @@ function makeTileSpectrum(TILE: number): TileSpectrum {
  *   alone: 0.18 and 0.13).
  */
 interface Band {
+  /** The band's outer radius, a share of the tile's side. */
   outer: number;
+  /** The block grid's frequencies left out with the bins beside them, or alone. */
   jpegGrid: 'with-neighbours' | 'exact';
 }
 const BANDS: readonly Band[] = [
-  { outer: 0.5, jpegGrid: 'with-neighbours' },
-  { outer: Math.SQRT1_2, jpegGrid: 'exact' },
+  { outer: 0.5, jpegGrid: 'with-neighbours' }, // axial
+  { outer: Math.SQRT1_2, jpegGrid: 'exact' }, // whole
 ];
 
 /**
