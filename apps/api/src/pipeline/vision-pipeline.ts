@@ -12,6 +12,7 @@ import {
 import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitAround, portraitCore } from './burn-out.js';
 import { squareUp } from './document-quad.js';
 import { documentRegion } from './find-document.js';
+import { regionAsTaken, turned, turnsToTry, type Turn } from './document-turn.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type ImageQuality, type QualityProblem } from './image-quality.js';
@@ -102,8 +103,57 @@ export class VisionPipeline implements VerificationPipeline {
       ]),
     );
     if (!front || !selfie) return unusable(!front, !selfie, times);
-    const today = this.now().toISOString().slice(0, 10);
 
+    // The selfie is judged once, whichever way up the document is read (below): each analysis is
+    // made on its first request, at the same point of the run as ever, so the face thread takes
+    // the document's portrait first (the printed text waits for it, never for the selfie).
+    const once = <T>(work: () => Promise<T>) => {
+      let done: Promise<T> | null = null;
+      return () => (done ??= work());
+    };
+    const selfieFace = once(() => timed('faces', () => this.faces.analyseSelfie(selfie)));
+    const selfieWork: SelfieWork = {
+      face: selfieFace,
+      quality: once(() => timed('quality', () => measureQuality(selfie, 'selfie'))),
+      liveness: once(async () => {
+        const live = images.liveness;
+        if (!live) return null;
+        const face = await selfieFace();
+        return (await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace: face, steps: live.steps })))
+          .score;
+      }),
+    };
+
+    const upright = await this.judge(v, images, { front, back, turn: 0, asTaken: front }, selfieWork, { times, timed });
+    if (!upright.worthTurning) return upright.outcome;
+    // A document photographed on its side or upside down (a card laid the wrong way on the desk,
+    // a phone held sideways without an orientation tag) reads as nothing: it is read again turned
+    // (`turnsToTry`: as the portrait found on it points), and the turn read best is kept.
+    let best = upright;
+    for (const turn of turnsToTry(upright.documentFace)) {
+      const doc = { front: await turned(front, turn), back: back && (await turned(back, turn)), turn, asTaken: front };
+      const judged = await this.judge(v, images, doc, selfieWork, { times, timed });
+      if (judged.documentOcr > best.documentOcr) best = judged;
+      if (!judged.worthTurning) break;
+    }
+    return best.outcome;
+  }
+
+  /**
+   * The verdict on the document `doc.front` (and `doc.back`), turned by `doc.turn` degrees
+   * clockwise from `doc.asTaken`, against the selfie's shared work. `worthTurning`: the document
+   * read as nothing though its photo is fine, so it may lie the wrong way up.
+   */
+  private async judge(
+    v: PipelineRequest,
+    images: VerificationImages,
+    doc: { front: DecodedImage; back: DecodedImage | null; turn: Turn; asTaken: DecodedImage },
+    selfieWork: SelfieWork,
+    clock: { times: StageTimes; timed: <T>(stage: keyof StageTimes, work: () => Promise<T>) => Promise<T> },
+  ): Promise<{ outcome: VerificationOutcome; documentOcr: number; worthTurning: boolean; documentFace: FaceResult | null }> {
+    const { front, back } = doc;
+    const { times, timed } = clock;
+    const today = this.now().toISOString().slice(0, 10);
     // The document's quality first (about 0.1 s): a document too blurred to use is not searched
     // tile by tile for its portrait (faces.ts), the dearest search there is. Its verdict goes to
     // review for the blur whatever the portrait, and its search took 2 s of a core.
@@ -121,13 +171,10 @@ export class VisionPipeline implements VerificationPipeline {
     // Faces (and liveness after them) run while the MRZ and text stages work on their threads.
     // Both branches are awaited together, so a failure in either is handled, never left floating.
     const docFaceFound = timed('faces', () => this.faces.analyseDocument(front, { searchTiles }));
+    const selfieFaceFound = selfieWork.face();
     const facesAndLiveness = async () => {
-      const [docFace, selfieFace] = await Promise.all([docFaceFound, timed('faces', () => this.faces.analyseSelfie(selfie))]);
-      const live = images.liveness;
-      const liveness = live
-        ? await timed('liveness', () => judgeLiveness(this.faces, { anchor: live.anchor, selfieFace, steps: live.steps }))
-        : null;
-      return { docFace, selfieFace, liveness: liveness?.score ?? null };
+      const [docFace, selfieFace] = await Promise.all([docFaceFound, selfieFaceFound]);
+      return { docFace, selfieFace, liveness: await selfieWork.liveness() };
     };
     // A document shown on a screen and photographed: judged in its portrait at the resolution
     // taken (screen-capture.ts), beside the other stages. Pixels that decoded once decode again;
@@ -135,7 +182,9 @@ export class VisionPipeline implements VerificationPipeline {
     const onScreen = async () => {
       const face = await docFaceFound;
       if (!face) return false;
-      return showsScreen(await timed('quality', () => screenPattern(images.docFront, front, regionOf(face.box)).catch(() => null)));
+      // On the photo as taken: the bytes are decoded again at the resolution taken.
+      const portrait = regionAsTaken(regionOf(face.box), doc.turn);
+      return showsScreen(await timed('quality', () => screenPattern(images.docFront, doc.asTaken, portrait).catch(() => null)));
     };
     // How well a printed reading bears out the typed name (1 when none was typed), and whether it shows an expiry date.
     const nameIn = (r: TextReading) =>
@@ -299,7 +348,7 @@ export class VisionPipeline implements VerificationPipeline {
       facesAndLiveness(),
       onScreen(),
       // The selfie's quality is only needed for the verdict: measured beside the other stages.
-      Promise.all([docMeasured, timed('quality', () => measureQuality(selfie, 'selfie'))]),
+      Promise.all([docMeasured, selfieWork.quality()]),
     ]);
     // A pale card's blank paper burns out beside its portrait, whose light background against the
     // paper looks like print lifted by a reflection's light, and its darker inside like that print
@@ -450,7 +499,12 @@ export class VisionPipeline implements VerificationPipeline {
       image_quality: round(imageQuality),
       liveness,
     };
-    return { verdict, reasons, scores, fieldsExtracted: fields, stageTimes: times };
+    return {
+      outcome: { verdict, reasons, scores, fieldsExtracted: fields, stageTimes: times },
+      documentOcr,
+      worthTurning: !mrz && documentOcr < POLICY.documentOcr.review && docQuality.problems.length === 0 && !documentOnScreen,
+      documentFace: docFace,
+    };
   }
 
   /**
@@ -697,6 +751,14 @@ export function withFieldsOf(fields: FieldsExtracted, ...others: FieldsExtracted
     }),
     fields,
   );
+}
+
+/** The selfie's analyses, each made once on its first request and shared by every reading of the document (`VisionPipeline.judge`). */
+interface SelfieWork {
+  face: () => Promise<FaceResult | null>;
+  quality: () => Promise<ImageQuality>;
+  /** The liveness score (null without liveness frames), after the selfie's face. */
+  liveness: () => Promise<number | null>;
 }
 
 /** The printed text of the front: the reading kept, and the side's other readings (best first) for the fields it lost. */

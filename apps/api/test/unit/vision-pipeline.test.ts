@@ -471,6 +471,62 @@ describe('a document photographed off a screen, its grid where the axial band do
   );
 });
 
+describe('a document photographed on its side or upside down, without an orientation tag', () => {
+  // Retired held-out cases of f0c5, genuine, their fronts turned as a card laid the wrong way on
+  // the desk, or a sideways phone photo whose tag was dropped: each was rejected for
+  // document_unreadable and name_mismatch (20 of 20, turned 90 and 180 degrees).
+  // Readings of the front: as taken, then turned as its portrait points (a passport upside down
+  // shows none upright: a half turn first; a licence's on its side points a quarter turn). The
+  // card turned anticlockwise shows no portrait as taken: a half turn, then the quarter.
+  it.each<[index: number, turn: 90 | 180 | 270, readings: number]>([
+    [3, 180, 2], // a passport page
+    [6, 90, 2], // a driving licence
+    [8, 270, 3], // an identity card without a zone
+  ])(
+    'heldout-f0c5/%s turned %s degrees is read turned back and approved',
+    async (index, turn, readings) => {
+      const c = await buildCase('heldout', index, 'heldout-f0c5');
+      expect(c.cls).toMatch(/^genuine_/);
+      const faces = (pipeline as unknown as { faces: FaceModels }).faces;
+      const analyseDocument = vi.spyOn(faces, 'analyseDocument');
+      try {
+        const r = await pipeline.run(
+          { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+          {
+            docFront: await sharp(c.docFront).rotate(turn).jpeg({ quality: 92 }).toBuffer(),
+            docBack: null,
+            selfie: c.selfie,
+            liveness: null,
+          },
+        );
+        expect(r).toMatchObject({ verdict: 'approved', reasons: [] });
+        expect(r.fieldsExtracted.fullName).not.toBeNull();
+        expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
+        expect(analyseDocument).toHaveBeenCalledTimes(readings);
+      } finally {
+        analyseDocument.mockRestore();
+      }
+    },
+    120_000,
+  );
+
+  it('an upright document that reads is not read turned', async () => {
+    const c = await buildCase('heldout', 3, 'heldout-f0c5');
+    const faces = (pipeline as unknown as { faces: FaceModels }).faces;
+    const analyseDocument = vi.spyOn(faces, 'analyseDocument');
+    try {
+      const r = await pipeline.run(
+        { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+        { docFront: c.docFront, docBack: null, selfie: c.selfie, liveness: null },
+      );
+      expect(r.verdict).toBe('approved');
+      expect(analyseDocument).toHaveBeenCalledTimes(1);
+    } finally {
+      analyseDocument.mockRestore();
+    }
+  }, 120_000);
+});
+
 describe('a driving licence: its printed text first, the zone only when that leaves doubt', () => {
   it('a licence whose printed reading bears out the name, fields and expiry is not searched for a zone; one with another name typed is', async () => {
     // Retired held-out case c2f0/6: a licence without any MRZ.
