@@ -12,7 +12,7 @@ import {
 import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitAround, portraitCore } from './burn-out.js';
 import { squareUp } from './document-quad.js';
 import { documentRegion } from './find-document.js';
-import { regionAsTaken, turned, turnsToTry, type Turn } from './document-turn.js';
+import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from './document-turn.js';
 import { FaceThread } from './face-thread.js';
 import type { FaceResult } from './faces.js';
 import { judgeQuality, measureQuality, type ImageQuality, type QualityProblem } from './image-quality.js';
@@ -130,8 +130,11 @@ export class VisionPipeline implements VerificationPipeline {
     // a phone held sideways without an orientation tag) reads as nothing: it is read again turned
     // (`turnsToTry`: as the portrait found on it points), and the turn read best is kept.
     let best = upright;
-    for (const turn of turnsToTry(upright.documentFace)) {
-      const doc = { front: await turned(front, turn), back: back && (await turned(back, turn)), turn, asTaken: front };
+    for (const { turn, checkFirst } of turnsToTry(upright.documentFace)) {
+      const turnedFront = await turned(front, turn);
+      if (checkFirst && !uprightAndSure(await timed('faces', () => this.faces.analyse(turnedFront, QUICK_LOOK_SIDE, { embedding: false }))))
+        continue;
+      const doc = { front: turnedFront, back: back && (await turned(back, turn)), turn, asTaken: front };
       const judged = await this.judge(v, images, doc, selfieWork, { times, timed });
       if (judged.documentOcr > best.documentOcr) best = judged;
       if (!judged.worthTurning) break;
@@ -778,6 +781,9 @@ function fieldsIn(text: string): number {
 
 /** The printed text of a side whose MRZ was read: not read, nothing to doubt. */
 const NO_TEXT: TextReading = { text: '', confidence: 1, unsureWords: [] };
+
+/** A quick look for a face upright on a document turned a quarter: the whole picture at this side (px). */
+const QUICK_LOOK_SIDE = 512;
 
 /** A selfie needs no more: quality is measured at up to 1024 px and faces at 512. */
 const SELFIE_SIDE = 1024;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, type DecodedImage, type Region } from '../../src/pipeline/decode.js';
-import { regionAsTaken, turned, turnsToTry, type Turn } from '../../src/pipeline/document-turn.js';
+import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from '../../src/pipeline/document-turn.js';
 
 /** A grey 300 x 200 picture with one white block at `block` (pixels). */
 async function pictureWithBlock(block: { left: number; top: number; width: number; height: number }): Promise<DecodedImage> {
@@ -53,12 +53,25 @@ describe('a document read turned', () => {
     close(whiteRegion(await turned(img, 90)), { left: 0.9, top: 0, width: 0.1, height: 0.1 });
   });
 
-  it('is tried first the way that sets its portrait upright; with a sure face upright, half a turn only; else half a turn, then the quarters', () => {
+  it('is read at the quarter turn that sets its portrait upright; with none found, half a turn, then the quarters where a quick look finds a face', () => {
     // A portrait turned a quarter clockwise measures a roll of about +80: a quarter anticlockwise (270) undoes it.
-    expect(turnsToTry({ roll: 80, score: 1 })).toEqual([270, 180, 90]);
-    expect(turnsToTry({ roll: -80, score: 0.5 })).toEqual([90, 180, 270]);
-    for (const roll of [0, 12, -30]) expect(turnsToTry({ roll, score: 0.99 })).toEqual([180]);
-    expect(turnsToTry({ roll: 5, score: 0.5 })).toEqual([180, 90, 270]);
-    expect(turnsToTry(null)).toEqual([180, 90, 270]);
+    expect(turnsToTry({ roll: 80, score: 1 })).toEqual([{ turn: 270, checkFirst: false }]);
+    expect(turnsToTry({ roll: -80, score: 0.5 })).toEqual([{ turn: 90, checkFirst: false }]);
+    for (const roll of [0, 12, -30]) expect(turnsToTry({ roll, score: 0.99 })).toEqual([{ turn: 180, checkFirst: false }]);
+    const unsure = [
+      { turn: 180, checkFirst: false },
+      { turn: 90, checkFirst: true },
+      { turn: 270, checkFirst: true },
+    ];
+    expect(turnsToTry({ roll: 5, score: 0.5 })).toEqual(unsure);
+    expect(turnsToTry(null)).toEqual(unsure);
+  });
+
+  it('a face is upright and sure from a score of 0.8 and within 45 degrees of roll', () => {
+    expect(uprightAndSure({ roll: 10, score: 0.95 })).toBe(true);
+    expect(uprightAndSure({ roll: -44, score: 0.8 })).toBe(true);
+    expect(uprightAndSure({ roll: 60, score: 1 })).toBe(false);
+    expect(uprightAndSure({ roll: 0, score: 0.79 })).toBe(false);
+    expect(uprightAndSure(null)).toBe(false);
   });
 });

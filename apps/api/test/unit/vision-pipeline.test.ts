@@ -475,13 +475,15 @@ describe('a document photographed on its side or upside down, without an orienta
   // Retired held-out cases of f0c5, genuine, their fronts turned as a card laid the wrong way on
   // the desk, or a sideways phone photo whose tag was dropped: each was rejected for
   // document_unreadable and name_mismatch (20 of 20, turned 90 and 180 degrees).
-  // Readings of the front: as taken, then turned as its portrait points (a passport upside down
-  // shows none upright: a half turn first; a licence's on its side points a quarter turn). The
-  // card turned anticlockwise shows no portrait as taken: a half turn, then the quarter.
+  // Full readings of the front: as taken, then turned as its portrait points (a licence's on its
+  // side, either way, points a quarter turn); a passport upside down shows no portrait upright: a
+  // half turn. A card on its side whose portrait was missed as taken: a half turn, then the
+  // quarter where a quick look finds a face upright.
   it.each<[index: number, turn: 90 | 180 | 270, readings: number]>([
     [3, 180, 2], // a passport page
     [6, 90, 2], // a driving licence
-    [8, 270, 3], // an identity card without a zone
+    [10, 270, 2], // a TD2 card
+    [15, 90, 3], // an identity card without a zone
   ])(
     'heldout-f0c5/%s turned %s degrees is read turned back and approved',
     async (index, turn, readings) => {
