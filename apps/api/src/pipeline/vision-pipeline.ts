@@ -145,7 +145,8 @@ export class VisionPipeline implements VerificationPipeline {
   /**
    * The verdict on the document `doc.front` (and `doc.back`), turned by `doc.turn` degrees
    * clockwise from `doc.asTaken`, against the selfie's shared work. `worthTurning`: the document
-   * read as nothing though its photo is fine, so it may lie the wrong way up.
+   * read as nothing (no zone, the fields unread, the typed name not borne out) though its photo is
+   * fine, so it may lie the wrong way up.
    */
   private async judge(
     v: PipelineRequest,
@@ -505,7 +506,14 @@ export class VisionPipeline implements VerificationPipeline {
     return {
       outcome: { verdict, reasons, scores, fieldsExtracted: fields, stageTimes: times },
       documentOcr,
-      worthTurning: !mrz && documentOcr < POLICY.documentOcr.review && docQuality.problems.length === 0 && !documentOnScreen,
+      // Where the typed name was borne out (at least as far as a review), the page was read the
+      // right way up: a photo of a screen reads the name and loses the fields to its moiré.
+      worthTurning:
+        !mrz &&
+        documentOcr < POLICY.documentOcr.review &&
+        (nameMatch === null || nameMatch < POLICY.nameMatch.reject) &&
+        docQuality.problems.length === 0 &&
+        !documentOnScreen,
       documentFace: docFace,
     };
   }

@@ -512,6 +512,27 @@ describe('a document photographed on its side or upside down, without an orienta
     120_000,
   );
 
+  it('a photo of a screen that reads the typed name but not the fields is not read turned', async () => {
+    // Retired held-out case 8d2b/023: the moiré cost the fields (document_ocr 0.275), not the name
+    // (0.637): the page was read the right way up. Read turned too, it took twice the time.
+    const c = await buildCase('heldout', 23, 'heldout-8d2b');
+    expect(c.cls).toBe('screen_photo');
+    const faces = (pipeline as unknown as { faces: FaceModels }).faces;
+    const analyseDocument = vi.spyOn(faces, 'analyseDocument');
+    try {
+      const r = await pipeline.run(
+        { submittedFullName: c.typedName, documentType: c.documentType, country: c.country },
+        { docFront: c.docFront, docBack: c.docBack, selfie: c.selfie, liveness: null },
+      );
+      expect(r.verdict).not.toBe('approved');
+      expect(r.scores.document_ocr).toBeLessThan(POLICY.documentOcr.review);
+      expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.reject);
+      expect(analyseDocument).toHaveBeenCalledTimes(1);
+    } finally {
+      analyseDocument.mockRestore();
+    }
+  }, 120_000);
+
   it('an upright document that reads is not read turned', async () => {
     const c = await buildCase('heldout', 3, 'heldout-f0c5');
     const faces = (pipeline as unknown as { faces: FaceModels }).faces;
