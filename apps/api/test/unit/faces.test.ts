@@ -165,6 +165,32 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     expect(inside!.eyes).toBeGreaterThan(0.15);
   });
 
+  it(
+    'finds a face framed higher still (eyes at a sixteenth of the height) as a face at the edge; one cut at the eyes as none',
+    { timeout: 60_000 },
+    async () => {
+      // Check set seventeenth/x057: a sure face whose eyes lay at 0.076 of the frame had been
+      // rejected as no face. The astronaut's photo 85 px above the frame's top: eyes at about 0.06.
+      const photo = await sharp(path.join(fixtures, 'astronaut.png')).resize(576, 576).toBuffer();
+      const framed = async (top: number) =>
+        faces.analyseSelfie(
+          await decodeImage(
+            await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c8c2b8' } })
+              .composite([{ input: await sharp(photo).extract({ left: 0, top, width: 576, height: 480 }).toBuffer(), left: 32, top: 0 }])
+              .jpeg({ quality: 90 })
+              .toBuffer(),
+            1024,
+          ),
+        );
+      const high = await framed(85);
+      expect(high).not.toBeNull();
+      expect(high!.atFrameEdge).toBe(true);
+      expect(high!.eyes).toBeLessThan(0.08);
+      // 96 px above: the frame's top runs through the eyes, no face to judge.
+      expect(await framed(96)).toBeNull();
+    },
+  );
+
   it('finds "a face" in a selfie of a spacesuit without its face only under the line the policy trusts', { timeout: 60_000 }, async () => {
     // Retired held-out case dcdf/256: a 3000 x 4000 selfie of the suit below the face, out of the
     // frame; a glove and a patch are found at 0.4, and had matched the suit on the portrait at 0.45.
