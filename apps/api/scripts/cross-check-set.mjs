@@ -167,11 +167,13 @@ const LABELS = {
     d: 'Documentnummer / Document No.',
   },
 };
+/** The zone's font: OCR B as printed on documents, or another (`MRZ_FONT`) to see the zone reader on a font it was not made for. */
+const MRZ_FONT = process.env.MRZ_FONT ?? 'OCR B';
 const FONTS = ['Roboto', 'Open Sans', 'FreeSans', 'FreeSerif', 'Liberation Sans', 'DejaVu Sans'];
 const css = `*{box-sizing:border-box;margin:0}body{overflow:hidden}
 .card{position:absolute;border-radius:14px;overflow:hidden;box-shadow:0 6px 18px rgba(0,0,0,.45)}
 .l{font-size:.72em;color:#3a4a5a;letter-spacing:.02em}.v{font-size:1.22em;font-weight:700;color:#111;margin-bottom:.35em;text-transform:none}
-.mrz{font-family:'OCR B';position:absolute;left:5%;right:3%;bottom:5%;font-size:28px;letter-spacing:2.2px;white-space:pre;color:#111;line-height:1.25}`;
+.mrz{font-family:'${MRZ_FONT}';position:absolute;left:5%;right:3%;bottom:5%;font-size:28px;letter-spacing:2.2px;white-space:pre;color:#111;line-height:1.25}`;
 function faceImg(face, w, h, grey) {
   const f = FACES[face];
   const [cx, cy, cw, ch] = f.crop;
