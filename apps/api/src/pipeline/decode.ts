@@ -1,7 +1,7 @@
 import { LIMITS } from '@service/contract';
 import sharp, { type Sharp } from 'sharp';
 import { binariseLocally } from './binarise.js';
-import { portraitColumns, type PageBox } from './portrait-edges.js';
+import { columnsAt, portraitColumns, type PageBox, type PortraitColumns } from './portrait-edges.js';
 
 /**
  * The one place the pipeline decodes an uploaded image. One policy for every stage:
@@ -239,8 +239,8 @@ export function turnedCorners(img: DecodedImage, r: Region, degrees: number): [n
   ).map(([x, y]) => [W / 2 + (x - W / 2) * cos - (y - H / 2) * sin, H / 2 + (x - W / 2) * sin + (y - H / 2) * cos]);
 }
 
-/** Every pixel of a grey page whose centre lies inside a convex polygon (pixel coordinates), within `columns` [left, right) when given, set to white. */
-function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?: { left: number; right: number }): void {
+/** Every pixel of a grey page whose centre lies inside a convex polygon (pixel coordinates), within `columns` [left, right) of its row when given, set to white. */
+function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?: PortraitColumns): void {
   const ys = corners.map(([, y]) => y);
   const rowFrom = Math.max(0, Math.ceil(Math.min(...ys) - 0.5));
   const rowTo = Math.min(page.height - 1, Math.floor(Math.max(...ys) - 0.5));
@@ -258,8 +258,9 @@ function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?
       lo = Math.min(lo, x);
       hi = Math.max(hi, x);
     }
-    const from = Math.max(0, Math.ceil(lo - 0.5), columns?.left ?? 0);
-    const to = Math.min(page.width - 1, Math.floor(hi - 0.5), (columns?.right ?? page.width) - 1);
+    const within = columns ? columnsAt(columns, row) : { left: 0, right: page.width };
+    const from = Math.max(0, Math.ceil(lo - 0.5), within.left);
+    const to = Math.min(page.width - 1, Math.floor(hi - 0.5), within.right - 1);
     if (to >= from) page.pixels.fill(255, row * page.width + from, row * page.width + to + 1);
   }
 }

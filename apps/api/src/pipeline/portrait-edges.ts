@@ -30,6 +30,17 @@ const GAP_SHARE = 0.003;
  * portrait was never found and its fields were painted out (check set tenth/x044, rejected).
  */
 const ROWS_BELOW = 0.6;
+/**
+ * How far a portrait's edge may lean on the page (px per row), tried in turn where no upright gap
+ * lies beside it: 0, then each of 1.5-12 degrees either way. A side levelled by its text lines
+ * under perspective keeps its portrait's edges as the photo showed them, upright, and they lean
+ * by the turn that levelled it: on a licence photographed turned in depth (check set monoA/x053,
+ * levelled 8 degrees), the upright gap was closed over the portrait's height and the blank took
+ * the labels and first letters beside it, and the genuine user was rejected as unreadable.
+ */
+/** The rows judged for a leaning edge: from the brow to this share of the face's height below its box. */
+const ROWS_BELOW_LEANING = 0.3;
+const LEANS = [0, ...[1.5, 3, 4.5, 6, 7.5, 9, 10.5, 12].flatMap((d) => [Math.tan((d * Math.PI) / 180), -Math.tan((d * Math.PI) / 180)])];
 
 /**
  * The blank over a printed portrait narrowed, left and right, to the portrait's own edges. The
@@ -42,7 +53,7 @@ const ROWS_BELOW = 0.6;
  * blank then ends half way across it. Where no such gap lies within the blank (a loose crop
  * whose shoulders fill it, the desk beside a card's edge) the blank is kept as it was.
  */
-export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): { left: number; right: number } {
+export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): PortraitColumns {
   // The rows of the face, from its brow to its shoulders: the blank's own rows reach past a
   // small card's edge onto the desk, dark across every column.
   const faceHeight = face.bottom - face.top;
@@ -56,35 +67,81 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     top,
     Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + ROWS_BELOW * faceHeight)),
   );
-  if (bottom - top < 8 || right - left < 8) return { left, right };
-  const maxInk = Math.max(2, EMPTY_SHARE * (bottom - top));
+  const row = Math.round((top + bottom) / 2);
+  const kept: PortraitColumns = { left, right, leftLean: 0, rightLean: 0, row };
+  if (bottom - top < 8 || right - left < 8) return kept;
+  // Leaning, to the upper shoulders only: under the perspective that leans it, the card's bottom
+  // edge slants across the rows below, its desk in the columns beside a portrait (x053: from 0.45
+  // face heights under the face box).
+  const leaningBottom = Math.min(bottom, Math.ceil(face.bottom + ROWS_BELOW_LEANING * faceHeight));
   const hist = new Uint32Array(256);
-  const empty = (x: number) => {
+  // A column `x` at the middle row, leaning `lean` px per row down, within the blank's columns.
+  const empty = (x: number, lean: number) => {
     // Ink against the column's own paper: light falls off across a card, by more than the margin.
     hist.fill(0);
-    for (let y = top; y < bottom; y++) hist[page.pixels[y * page.width + x]!]!++;
-    const ink = histogramPercentile(hist, bottom - top, PAPER_PERCENTILE) - INK_UNDER_PAPER;
+    let rows = 0;
+    const end = lean === 0 ? bottom : leaningBottom;
+    for (let y = top; y < end; y++) {
+      const at = x + Math.round(lean * (y - row));
+      // A leaning edge stays within the blank: round a loose portrait's shoulders it is none.
+      if (at < left || at >= right) return false;
+      hist[page.pixels[y * page.width + at]!]!++;
+      rows++;
+    }
+    const ink = histogramPercentile(hist, rows, PAPER_PERCENTILE) - INK_UNDER_PAPER;
+    const maxInk = Math.max(2, EMPTY_SHARE * rows);
     let n = 0;
     for (let v = 0; v < ink; v++) if ((n += hist[v]!) > maxInk) return false;
     return true;
   };
   const gap = Math.max(4, Math.round(GAP_SHARE * page.width));
   // Outward from the face's edge, one side then the other.
-  const edge = (from: number, to: number, step: 1 | -1) => {
+  const edge = (from: number, to: number, step: 1 | -1, lean: number) => {
     let run = 0;
     for (let x = from; step > 0 ? x < to : x >= to; x += step) {
-      run = empty(x) ? run + 1 : 0;
+      run = empty(x, lean) ? run + 1 : 0;
       // The run began gap - 1 columns back: the blank keeps the half of the gap next to the portrait.
       if (run >= gap) return x - step * (gap - 1) + step * Math.floor(gap / 2);
+    }
+    return null;
+  };
+  // Upright first; only where no upright gap lies, leaning ever more (`LEANS`).
+  const leaning = (from: number, to: number, step: 1 | -1) => {
+    for (const lean of LEANS) {
+      const x = edge(from, to, step, lean);
+      if (x !== null) return { x, lean };
     }
     return null;
   };
   const inside = START_INSIDE * (face.right - face.left);
   const faceRight = Math.max(left, Math.min(right, Math.ceil(face.right - inside)));
   const faceLeft = Math.max(left, Math.min(right, Math.floor(face.left + inside)));
-  const r = edge(faceRight, right, 1);
-  const l = edge(faceLeft - 1, left, -1);
-  return { left: l === null ? left : l + 1, right: r === null ? right : r };
+  const r = leaning(faceRight, right, 1);
+  const l = leaning(faceLeft - 1, left, -1);
+  return {
+    left: l === null ? left : l.x + 1,
+    right: r === null ? right : r.x,
+    leftLean: l?.lean ?? 0,
+    rightLean: r?.lean ?? 0,
+    row,
+  };
+}
+
+/**
+ * The blank's bounds on a page: from column `left` up to (not including) `right` at row `row`,
+ * each bound leaning its own px per row down (0: upright). `columnsAt` gives them on any row.
+ */
+export interface PortraitColumns {
+  left: number;
+  right: number;
+  leftLean: number;
+  rightLean: number;
+  row: number;
+}
+
+/** The blank's columns [left, right) on row `y`. */
+export function columnsAt(c: PortraitColumns, y: number): { left: number; right: number } {
+  return { left: Math.ceil(c.left + c.leftLean * (y - c.row)), right: Math.ceil(c.right + c.rightLean * (y - c.row)) };
 }
 
 /**

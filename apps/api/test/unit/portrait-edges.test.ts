@@ -2,22 +2,28 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, type GreyPage } from '../../src/pipeline/decode.js';
 import { levelledTextPage } from '../../src/pipeline/ocr.js';
-import { portraitColumns } from '../../src/pipeline/portrait-edges.js';
+import { columnsAt, portraitColumns } from '../../src/pipeline/portrait-edges.js';
 
 const W = 800;
 const H = 500;
 const PAPER = 220;
 
-/** A card: a portrait (textured, x 100-300, y 100-360), print beside it from `printFrom`, the desk under row `deskFrom`. */
-function card(opts: { printFrom: number; deskFrom?: number }): GreyPage {
+/**
+ * A card: a portrait (textured, x 100-300, y 100-360), print beside it from `printFrom`, the desk
+ * under row `deskFrom`. With `lean`, the portrait and the print's left margin lean that many px per
+ * row down about row 230 (a side levelled by its text under perspective), the desk's edge the other way.
+ */
+function card(opts: { printFrom: number; deskFrom?: number; lean?: number }): GreyPage {
   const pixels = Buffer.alloc(W * H, PAPER);
+  const lean = opts.lean ?? 0;
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
-      if (opts.deskFrom !== undefined && y >= opts.deskFrom) pixels[i] = 40;
-      else if (x >= 100 && x < 300 && y >= 100 && y < 360) pixels[i] = 60 + ((x * 7 + y * 13) % 90);
+      const u = x - Math.round(lean * (y - 230));
+      if (opts.deskFrom !== undefined && y >= opts.deskFrom - lean * (x - 300)) pixels[i] = 40;
+      else if (u >= 100 && u < 300 && y >= 100 && y < 360) pixels[i] = 60 + ((x * 7 + y * 13) % 90);
       // Lines of print: 14 px letters with 4 px between them, on rows 12 px high every 30.
-      else if (x >= opts.printFrom && x < 760 && y % 30 < 12 && x % 18 < 14) pixels[i] = 30;
+      else if (u >= opts.printFrom && x < 760 && y % 30 < 12 && u % 18 < 14) pixels[i] = 30;
     }
   return { pixels, width: W, height: H };
 }
@@ -63,7 +69,26 @@ describe('portraitColumns: the blank over a portrait kept within its printed edg
     const page = card({ printFrom: 310 });
     // Shoulders below the face, as wide as the blank.
     for (let y = 300; y < 460; y++) for (let x = 60; x < 360; x++) page.pixels[y * W + x] = 90;
-    expect(portraitColumns(page, blank, loose)).toEqual({ left: 60, right: 360 });
+    expect(portraitColumns(page, blank, loose)).toMatchObject({ left: 60, right: 360, leftLean: 0, rightLean: 0 });
+  });
+
+  it('follows a portrait whose edges lean on the page, the desk under it slanting (check set monoA/x053)', () => {
+    // Leaning 8 degrees: over the rows judged the portrait's edge moves 30 px, the gap is 10.
+    const lean = Math.tan((8 * Math.PI) / 180);
+    const page = card({ printFrom: 310, lean, deskFrom: 420 });
+    const bounds = portraitColumns(page, blank, face);
+    expect(bounds.rightLean).toBeGreaterThan(0.1);
+    // On every row of the portrait the blank ends between its edge and the print.
+    for (const y of [110, 230, 350]) {
+      const edge = 300 + lean * (y - 230);
+      const { right } = columnsAt(bounds, y);
+      expect(right).toBeGreaterThan(edge);
+      expect(right).toBeLessThan(edge + 10);
+    }
+  });
+
+  it('keeps a gap found upright as it was, upright', () => {
+    expect(portraitColumns(card({ printFrom: 310 }), blank, face)).toMatchObject({ leftLean: 0, rightLean: 0 });
   });
 });
 
