@@ -67,12 +67,16 @@ export const GENERATOR_VERSION = 3;
  * `heldout-f0c5` (thirty-ninth round's report, drawn after its code was final), then
  * `heldout-a809` (thirty-ninth round, drawn after two changes made on reading `f0c5`), then
  * `heldout-8d2b` (fortieth round's report, drawn after its first change was final), then
- * `heldout-6874` (fortieth round, drawn after two changes to the cost of that one); each time
+ * `heldout-6874` (fortieth round, drawn after two changes to the cost of that one), then
+ * `heldout-40b8` (forty-first round, drawn after its first change was final), then
+ * `heldout-3609` (forty-first round, drawn after a change made on reading `40b8`), then
+ * `heldout-a7a9` (forty-first round's report, drawn after a change made on reading check set
+ * nineteenth); each time
  * its per-case failures had been read, so it was drawn again with a new seed for what followed
  * (docs/pipeline.md, "Splits").
  * Retired seeds are tuning data like dev (`buildCase`'s `seed`).
  */
-export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-6874' };
+export const SPLIT_SEEDS: Record<Split, string> = { dev: 'dev-7d1e', heldout: 'heldout-a7a9' };
 
 export type EvalClass =
   | 'genuine_passport_td3'
