@@ -30,6 +30,8 @@ const GAP_SHARE = 0.003;
  * portrait was never found and its fields were painted out (check set tenth/x044, rejected).
  */
 const ROWS_BELOW = 0.6;
+/** The rows judged for a leaning edge: from the brow to this share of the face's height below its box. */
+const ROWS_BELOW_LEANING = 0.3;
 /**
  * How far a portrait's edge may lean on the page (px per row), tried in turn where no upright gap
  * lies beside it: 0, then each of 1.5-12 degrees either way. A side levelled by its text lines
@@ -38,9 +40,19 @@ const ROWS_BELOW = 0.6;
  * levelled 8 degrees), the upright gap was closed over the portrait's height and the blank took
  * the labels and first letters beside it, and the genuine user was rejected as unreadable.
  */
-/** The rows judged for a leaning edge: from the brow to this share of the face's height below its box. */
-const ROWS_BELOW_LEANING = 0.3;
 const LEANS = [0, ...[1.5, 3, 4.5, 6, 7.5, 9, 10.5, 12].flatMap((d) => [Math.tan((d * Math.PI) / 180), -Math.tan((d * Math.PI) / 180)])];
+
+/**
+ * The blank's bounds on a page: from column `left` up to (not including) `right` at row `row`,
+ * each bound leaning its own px per row down (0: upright). `columnsAt` gives them on any row.
+ */
+export interface PortraitColumns {
+  left: number;
+  right: number;
+  leftLean: number;
+  rightLean: number;
+  row: number;
+}
 
 /**
  * The blank over a printed portrait narrowed, left and right, to the portrait's own edges. The
@@ -50,8 +62,9 @@ const LEANS = [0, ...[1.5, 3, 4.5, 6, 7.5, 9, 10.5, 12].flatMap((d) => [Math.tan
  * the first letters of every field beside the portrait and rejected genuine licences as
  * unreadable. From just inside the face outward, the first run of empty columns (no ink from the
  * face's brow to its shoulders) is the gap between the portrait and what lies beside it; the
- * blank then ends half way across it. Where no such gap lies within the blank (a loose crop
- * whose shoulders fill it, the desk beside a card's edge) the blank is kept as it was.
+ * blank then ends half way across it; where no upright run lies, leaning ones (`LEANS`). Where no
+ * such gap lies within the blank (a loose crop whose shoulders fill it, the desk beside a card's
+ * edge) the blank is kept as it was.
  */
 export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): PortraitColumns {
   // The rows of the face, from its brow to its shoulders: the blank's own rows reach past a
@@ -68,8 +81,7 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + ROWS_BELOW * faceHeight)),
   );
   const row = Math.round((top + bottom) / 2);
-  const kept: PortraitColumns = { left, right, leftLean: 0, rightLean: 0, row };
-  if (bottom - top < 8 || right - left < 8) return kept;
+  if (bottom - top < 8 || right - left < 8) return { left, right, leftLean: 0, rightLean: 0, row };
   // Leaning, to the upper shoulders only: under the perspective that leans it, the card's bottom
   // edge slants across the rows below, its desk in the columns beside a portrait (x053: from 0.45
   // face heights under the face box).
@@ -125,18 +137,6 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     rightLean: r?.lean ?? 0,
     row,
   };
-}
-
-/**
- * The blank's bounds on a page: from column `left` up to (not including) `right` at row `row`,
- * each bound leaning its own px per row down (0: upright). `columnsAt` gives them on any row.
- */
-export interface PortraitColumns {
-  left: number;
-  right: number;
-  leftLean: number;
-  rightLean: number;
-  row: number;
 }
 
 /** The blank's columns [left, right) on row `y`. */
