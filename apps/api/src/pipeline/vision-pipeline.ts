@@ -405,10 +405,13 @@ export class VisionPipeline implements VerificationPipeline {
       // kept, which may score it fully, and counts as a name read otherwise: a small card's faint
       // labels lost in every reading, PÄIVI read `hii` in the one kept for its fields and PAIVI,
       // with BIANCHI, in two others (heldout-40b8/082, a genuine user in review). Another person's
-      // document does not print every word of the typed name.
+      // document does not print every word of the typed name. The names by their labels first: a
+      // text find scoring as much must not keep a labelled name from being the name extracted.
       for (const other of otherTexts) {
         const name = printedNameIn(typed, other);
         if (name) takeNameReadOtherwise(typed, name, POLICY.nameMatch.review);
+      }
+      for (const other of otherTexts) {
         const found = nameInTextScore(typed, other.text, unsureWordsOf(other));
         const inText = found >= 1 ? NAME_READ_OTHERWISE_MAX : Math.min(found, TEXT_ONLY_MAX);
         if (nameMatch !== null && inText > nameMatch) nameMatch = inText;
