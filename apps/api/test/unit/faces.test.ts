@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/pipeline/decode.js';
@@ -8,6 +6,7 @@ import { FaceAnalyzer } from '../../src/pipeline/faces.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { POLICY } from '../../src/pipeline/policy.js';
+import { checkSetPhoto } from '../helpers/check-set.js';
 
 const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;
@@ -259,9 +258,7 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     // Check set nineteenth/x037 (test/fixtures/check-set): Hopper held close in a 720 x 1280
     // frame. Boxed 1.77 and 1.43 frames wide at 1.0; on the widest margins the detector boxes her
     // glasses and an eye, 0.47 wide at 0.78, which matched her own photo at 0.18 (rejected).
-    const selfie = fs.readFileSync(
-      path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'check-set', 'nineteenth-x037.selfie.jpg'),
-    );
+    const selfie = checkSetPhoto('nineteenth-x037', 'selfie');
     const portrait = await faces.analyse(await sharp(path.join(fixtures, 'grace_hopper.jpg')).jpeg().toBuffer());
     const face = await faces.analyseSelfie(await decodeImage(selfie, 1024));
     expect(face!.score).toBeGreaterThan(0.95);

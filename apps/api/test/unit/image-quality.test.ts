@@ -1,12 +1,11 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { burntOutShare, fadesAsHalo, portraitAround, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
 import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
+import { checkSetPhoto } from '../helpers/check-set.js';
 
 const selfieAt = (width: number, height: number) =>
   sharp(path.join(FACES_DIR, 'astronaut.png')).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer();
@@ -307,7 +306,7 @@ describe('image quality, judged per kind with its own reasons', () => {
     // Check set eleventh/x069 (test/fixtures/check-set), pure white paper: the portrait's light
     // background against it read as print lifted by a reflection, its darker inside as that print
     // fading (a genuine user in review for glare). The face box is the one the pipeline finds.
-    const card = fs.readFileSync(fileURLToPath(new URL('../fixtures/check-set/eleventh-x069.front.jpg', import.meta.url)));
+    const card = checkSetPhoto('eleventh-x069', 'front');
     expect(judgeQuality(await measureQuality(card, 'document'), 'document').problems).toEqual(['glare']);
     const portrait = portraitAround([0.6709, 0.315, 0.112, 0.2007]);
     expect(judgeQuality(await measureQuality(card, 'document', portrait), 'document')).toEqual({ score: 1, problems: [] });

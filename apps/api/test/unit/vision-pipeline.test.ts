@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FaceModels } from '../../src/pipeline/face-models.js';
@@ -12,12 +10,10 @@ import { isDrivingLicence, sameOtherSurname, VisionPipeline } from '../../src/pi
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { cardPixels, photographInPerspective, PORTRAIT } from '../helpers/card-in-perspective.js';
+import { checkSetPhoto } from '../helpers/check-set.js';
 import { samplePassport } from '../helpers/sample-passport.js';
 
 const fixtures = FACES_DIR;
-const here = path.dirname(fileURLToPath(import.meta.url));
-/** A check-set photo kept for tests (test/fixtures/check-set, with its provenance). */
-const checkSetFront = (name: string) => fs.readFileSync(path.join(here, '..', 'fixtures', 'check-set', `${name}.front.jpg`));
 const NOW = new Date('2026-11-21T12:00:00Z');
 let pipeline: VisionPipeline;
 
@@ -299,7 +295,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Check set seventh/x034 (test/fixtures/check-set): the zone read OLJIVIA<RDOSE for Olivia
     // Rose, no check digit covering it (0.7, review); the page prints Olivia Rose under PEMBERTON,
     // its labels too faint for the recogniser.
-    const front = checkSetFront('seventh-x034');
+    const front = checkSetPhoto('seventh-x034', 'front');
     const r = await run('olivia pemberton', front, await hopperSelfie());
     expect(r.fieldsExtracted.fullName).toBe('OLIVIA ROSE PEMBERTON');
     expect(r.scores.name_match).toBeGreaterThanOrEqual(POLICY.nameMatch.review);
@@ -309,7 +305,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Check set eighth/x080 (test/fixtures/check-set), 640 x 480: the grey reading kept for its
     // fields read KIERGAARD for KJÆRGAARD (0.5: rejected); the card squared up read KJARGAARD
     // under its Surname label (a misread Æ).
-    const front = checkSetFront('eighth-x080');
+    const front = checkSetPhoto('eighth-x080', 'front');
     const r = await run('Søren Kjærgaard', front, await astronautSelfie());
     expect(r.scores.name_match).toBe(0.95);
     expect(r.fieldsExtracted.fullName).toBe('SOREN KJAERGAARD');
@@ -319,7 +315,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
     // Check set fifteenth/x011 (test/fixtures/check-set), 640 x 480: the reading kept shows
     // KAZLAUSKIENE and ROTA for RŪTA (0.5: a genuine user rejected); another reading shows RUTA,
     // with no label for either.
-    const front = checkSetFront('fifteenth-x011');
+    const front = checkSetPhoto('fifteenth-x011', 'front');
     const r = await run('rūta kazlauskienė', front, await astronautSelfie());
     expect(r.scores.name_match).toBe(0.8);
     expect(r.verdict).toBe('review');
@@ -413,7 +409,7 @@ describe("a zone the page's readings got, and dates by their labels", () => {
   }, 120_000);
   it("a pale card whose white paper burns out beside its portrait is approved: the portrait's edge is no reflection", async () => {
     // Check set eleventh/x069 (test/fixtures/check-set): in review for glare, image_quality 0.
-    const front = checkSetFront('eleventh-x069');
+    const front = checkSetPhoto('eleventh-x069', 'front');
     const r = await run('IVANA HORVAT', front, await astronautSelfie());
     expect(r.scores.image_quality).toBe(1);
     expect(r.verdict).toBe('approved');
