@@ -106,7 +106,8 @@ export function burntOut(
     for (const [lo, hi] of span.values()) within += hi - lo + 1;
     // Print left inside the outline: over-exposed paper, which hides nothing.
     if ((within - patch.length) / within > MAX_PRINT_INSIDE) continue;
-    if (overExposedPaper(around(patch, 1).bands[0]!)) continue;
+    const { bands } = around(patch, 3);
+    if (overExposedPaper(bands[0]!) || evenlyLitBlankPaper(bands)) continue;
     hidden = Math.max(hidden, patch.length);
     const boxW = Math.max(...[...span.values()].map(([, hi]) => hi)) - Math.min(...[...span.values()].map(([lo]) => lo)) + 1;
     const boxH = span.size;
@@ -264,6 +265,23 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number, left?:
  */
 function overExposedPaper(near: Band): boolean {
   return near.paper >= OVEREXPOSED_PAPER && near.printed >= HALO_MIN_PRINTED && near.print! < DARK_PRINT;
+}
+
+/**
+ * Whether the bands around a burnt-out patch show blank paper lit evenly past the burn-out level:
+ * no print in the two bands next to it, the paper there nearly burnt out and not fading as a
+ * halo does. A lamp's image fades from its core; a pale card's blank paper lit a little too
+ * brightly stays as bright beyond the patch (check set tuneC/x116: a patch of 1.2% beside the
+ * fields, its paper at 247, 247 and 246 for three bands, a genuine user in review for glare). Of
+ * 70 reflections of four seeds (dev, `heldout-3609`, `a7a9`, `40b8`), none is bordered so.
+ */
+function evenlyLitBlankPaper([near, middle, far]: readonly Band[]): boolean {
+  return (
+    near!.printed === 0 &&
+    middle!.printed === 0 &&
+    near!.paper >= OVEREXPOSED_PAPER &&
+    !fadesAsHalo([near!.paper, middle!.paper, far!.paper])
+  );
 }
 
 /** Whether paper levels in bands around a burnt-out core (nearest first) fade as a reflection's halo does (see `reflections`). */

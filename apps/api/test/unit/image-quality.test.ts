@@ -316,6 +316,28 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(await measureQuality(glare.docFront, 'document', around), 'document').problems).toEqual(['glare']);
   }, 60_000);
 
+  it("a pale card's blank paper lit evenly past the burn-out level is not glare; a lamp's image over its fields is", async () => {
+    // Check set tuneC/x116 (test/fixtures/check-set): a soft light from the top right burns out a
+    // patch of 1.2% of the photo beside the fields, the paper around it as bright for three bands
+    // (247, 247, 246), no print near it (a genuine user in review for glare).
+    const card = checkSetPhoto('tuneC-x116', 'front');
+    const q = await measureQuality(card, 'document');
+    expect(q.clipped).toBe(0);
+    expect(judgeQuality(q, 'document')).toEqual({ score: 1, problems: [] });
+    // A lamp's image over the fields beside it hides their print: glare.
+    const lamp = await sharp(card)
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="2592" height="1944"><defs><radialGradient id="g"><stop offset="0.45" stop-color="#fff" stop-opacity="1"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><ellipse cx="1150" cy="660" rx="360" ry="250" fill="url(#g)"/></svg>',
+          ),
+        },
+      ])
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    expect(judgeQuality(await measureQuality(lamp, 'document'), 'document').problems).toEqual(['glare']);
+  });
+
   it('a blurred selfie under a poor lamp is blurry_image though its sensor noise adds edges of its own', async () => {
     // Retired held-out ce1c/280 (read after its report): a blurred VGA selfie in poor light measured
     // 55 by the plain variance of the Laplacian, over the line of then, and was approved.
