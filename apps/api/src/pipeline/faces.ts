@@ -26,11 +26,17 @@ export interface FaceResult {
   /** Height of the eye line (between the outer corners of the eyes) relative to the analysed image, where the mesh gives it. */
   eyes?: number;
   /**
-   * A selfie's face whose eyes lie near the frame's top or bottom edge (`atFrameEdge`): a face
-   * framed high by a laptop's camera, or one cut at the eyes by a photo of the chest. Kept, for a
-   * person to look at.
+   * A selfie's face whose eyes lie near the frame's top or bottom edge (`atFrameEdge`), neither
+   * `framedHigh` nor well inside: a small face framed high by a laptop's camera, or one cut at the
+   * eyes by a photo of the chest. Kept, for a person to look at.
    */
   atFrameEdge?: boolean;
+  /**
+   * A selfie's face framed high by a camera held close (`framedHighAndClose`): its eyes near the
+   * frame's top, the face large. Taken as a face; its match must be sure, since a face cut at the
+   * eyes is framed so too and its eye line then guessed by the mesh (`VisionPipeline`).
+   */
+  framedHigh?: boolean;
   /**
    * A selfie's face the detector is sure of but the face mesh could not fit (a head turned well
    * away: a cameraman in profile behind his camcorder): no pose, no eye line, its embedding taken
@@ -238,6 +244,9 @@ export class FaceAnalyzer implements FaceModels {
   async analyseSelfie(img: DecodedImage): Promise<FaceResult | null> {
     // The first face found with its eyes near the frame's edge, should no face lie well inside it.
     let atEdge: FaceResult | null = null;
+    // The first face found framed high and close (`framedHighAndClose`), should no framing give a
+    // face well inside the frame: taken before a face at the edge.
+    let framedHigh: FaceResult | null = null;
     // The first face found well inside the frame but unsure, should no framing give a sure one:
     // on the wider margins the detector can box a part of a close face (an eye and the cap's
     // badge of fb38/129, at 0.49, matched at 0.33), where the narrower one finds it whole. Only a
@@ -245,8 +254,12 @@ export class FaceAnalyzer implements FaceModels {
     // sure at 0.62 on the narrower ones, turned 36 degrees, and matched another woman at 0.51
     // (1f77/187); a profile compared with a frontal portrait proves nothing either way.
     let unsure: FaceResult | null = null;
+    // Whether a framing gave a sure face boxed taller than the frame: a close face the models framed wrongly.
+    let tooTall = false;
     const judged = (face: FaceResult | null) => {
-      if (face && !inFrame(face) && atFrameEdge(face)) atEdge ??= { ...face, atFrameEdge: true };
+      if (face && face.score >= SELFIE_SURE_SCORE && face.box[3] > 1) tooTall = true;
+      if (face && !inFrame(face) && framedHighAndClose(face)) framedHigh ??= { ...face, framedHigh: true };
+      else if (face && !inFrame(face) && atFrameEdge(face)) atEdge ??= { ...face, atFrameEdge: true };
       if (!face || !inFrame(face)) return null;
       if (face.score < SELFIE_SURE_SCORE) unsure ??= face;
       else if (!unsure || Math.abs(face.yaw) <= REPLACING_MAX_YAW) return face;
@@ -282,11 +295,18 @@ export class FaceAnalyzer implements FaceModels {
     }
     const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE)) ?? unsure;
     if (whole) return whole.box[2] > WIDE_BOX && whole !== unsure ? fitted(whole) : whole;
+    // A close face boxed taller than the frame, its top far above it, on every framing so far (a
+    // face filling a landscape frame from the brow to the chin): on wider margins, the face
+    // smaller in the models' input, its box fits.
+    for (const margin of tooTall ? WIDE_BOX_MARGINS : []) {
+      const face = judged(await onMargins(margin));
+      if (face) return face;
+    }
     const W = img.pixelWidth;
     const H = img.pixelHeight;
     const side = Math.min(W, H);
     // A frame nearly square has no square to try but itself.
-    if (Math.max(W, H) < 1.2 * side) return atEdge;
+    if (Math.max(W, H) < 1.2 * side) return framedHigh ?? atEdge;
     for (const at of [0.5, 0.25, 0.75, 0, 1]) {
       const left = W > H ? Math.round(at * (W - side)) : 0;
       const top = H > W ? Math.round(at * (H - side)) : 0;
@@ -300,7 +320,7 @@ export class FaceAnalyzer implements FaceModels {
     // down, while the mesh scores it 0-0.49. Of 98 selfies without a face (the chest, a wall) two
     // give such a box, at 0.62 and 0.63: a chin cut by the top edge (its box at 0.01 and -0.07),
     // kept out by `clearOfTopAndBottom`. Such a face is never taken as sure (see `meshless`).
-    return atEdge ?? meshless;
+    return framedHigh ?? atEdge ?? meshless;
   }
 
   /** The full analysis on a square of 2.4 face sizes around a located face (relative box), or null. */
@@ -507,6 +527,22 @@ const EYES_INSIDE = 0.15;
 const EYES_AT_EDGE = 0.05;
 
 /**
+ * A face framed high with its eyes this far inside the frame's top or more, and boxed CLOSE_FACE of
+ * the frame's height or more, is a face (`framedHighAndClose`): the camera close to the face cut
+ * its hair or brow, not aimed below it. Collins's official photograph fitted to a 640 x 480 frame
+ * by cropping its top and bottom (CSS `object-fit: cover`) puts her eyes at 0.098 and her face box
+ * 0.43 high; check sets frame her so (eyes at 0.09-0.102, boxes 0.32-0.34). A frame aimed at the
+ * chest catches a smaller face at its top, or less of one: of 182 selfies of the `no_face` class
+ * (dev and eleven retired seeds), the six faces found at the edge have their eyes at 0.057-0.073
+ * (boxed 0.20-0.30 high) or, once, a face boxed 0.21 high with its eyes at 0.134 (dev 291, cut at
+ * the glasses): none is both. The mesh guesses the eyes of a face cut at them (the same photo
+ * fitted to 1280 x 720, its eyes above the frame, gives 0.094 and a box 0.34 high, matched to her
+ * at 0.40): such a face must match surely to be taken (`framedHigh`).
+ */
+const FRAMED_HIGH_EYES = 0.09;
+const CLOSE_FACE = 0.3;
+
+/**
  * The image on a black canvas `margin` of its size wider on every side. Black, not the edge pixels
  * carried out: a chin cut by the top edge, smeared upwards, reads as a whole face (dev 291).
  */
@@ -584,6 +620,15 @@ function wholeWithin(box: Box, tile: Region): boolean {
  */
 function inFrame({ box, eyes }: FaceResult): boolean {
   return heightInFrame(box) && (eyes === undefined || eyesInside(eyes, EYES_INSIDE));
+}
+
+/**
+ * A selfie's face not `inFrame` for its eyes alone, framed high by a camera held close: its eyes
+ * near the frame's top (FRAMED_HIGH_EYES to EYES_INSIDE), the face itself large (its box
+ * CLOSE_FACE of the frame's height or more).
+ */
+function framedHighAndClose({ box, eyes }: FaceResult): boolean {
+  return heightInFrame(box) && eyes !== undefined && eyes >= FRAMED_HIGH_EYES && eyes < 0.5 && box[3] >= CLOSE_FACE;
 }
 
 /** A selfie's face inside the frame as `inFrame` has it, but for its eyes, which lie between EYES_AT_EDGE and EYES_INSIDE of an edge. */

@@ -1,3 +1,4 @@
+import type { FaceResult } from './faces.js';
 import type { QualityProblem } from './image-quality.js';
 
 /**
@@ -114,4 +115,22 @@ export function decide(i: PolicyInput): { verdict: Verdict; reasons: string[] } 
   const verdict: Verdict = reject.size ? 'rejected' : review.size ? 'review' : 'approved';
   const reasons = [...reject, ...[...review].filter((r) => !reject.has(r))];
   return { verdict, reasons: verdict === 'approved' ? [] : reasons };
+}
+
+/**
+ * Whether a selfie's face leaves it in doubt that the selfie shows one (`no_face_in_selfie` for a
+ * person to look at): unsure to the detector, at the frame's edge (a chest cut at the eyes),
+ * without a mesh (a head turned away), or framed high and close (a face cut at the eyes is framed
+ * so too, its eyes guessed by the mesh) and not matched surely to the portrait (`faceMatch`).
+ */
+export function selfieFaceInDoubt(
+  face: Pick<FaceResult, 'score' | 'atFrameEdge' | 'meshless' | 'framedHigh'>,
+  faceMatch: number | null,
+): boolean {
+  return (
+    face.score < POLICY.selfieFace.minConfidence ||
+    face.atFrameEdge === true ||
+    face.meshless === true ||
+    (face.framedHigh === true && (faceMatch ?? 0) < POLICY.selfieFace.confirmMatch)
+  );
 }

@@ -40,7 +40,7 @@ import {
   type VerificationOutcome,
   type VerificationPipeline,
 } from './pipeline.js';
-import { decide, documentOcrScore, POLICY } from './policy.js';
+import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from './policy.js';
 import { printedFields } from './printed-fields.js';
 import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
@@ -492,10 +492,7 @@ export class VisionPipeline implements VerificationPipeline {
       faceMatch,
       imageQuality,
       selfieHasFace: selfieFace !== null,
-      // A face at the frame's edge may be a chest cut at the eyes, one without a mesh a head turned away: a person looks.
-      selfieFaceUnsure:
-        selfieFace !== null &&
-        (selfieFace.score < POLICY.selfieFace.minConfidence || selfieFace.atFrameEdge === true || selfieFace.meshless === true),
+      selfieFaceUnsure: selfieFace !== null && selfieFaceInDoubt(selfieFace, faceMatch),
       documentReadable,
       documentExpired: expired,
       expiryRead: fields.expiryDate !== null && !expiryInDoubt,

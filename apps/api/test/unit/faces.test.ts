@@ -146,7 +146,8 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
 
   it('finds a face framed high (eyes at a ninth of the height, the hair cut) as a face at the edge', { timeout: 60_000 }, async () => {
     // A laptop's camera below the face: the astronaut's photo 576 px tall in a 640 x 480 frame,
-    // 75 px above its top edge, her eyes about 52 px down. Such selfies had been rejected as no face.
+    // 75 px above its top edge, her eyes about 40 px down (0.083, under `FRAMED_HIGH_EYES`: at 0.09
+    // or more, so large a face is in frame). Such selfies had been rejected as no face.
     const photo = await sharp(path.join(fixtures, 'astronaut.png')).resize(576, 576).toBuffer();
     const frame = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#c8c2b8' } })
       .composite([{ input: await sharp(photo).extract({ left: 0, top: 75, width: 576, height: 480 }).toBuffer(), left: 32, top: 0 }])
@@ -253,6 +254,36 @@ describe('face analysis (human on tfjs WASM, models from npm packages)', () => {
     expect(face!.box[2]).toBeLessThanOrEqual(1.3);
     expect(await faces.similarity(portrait!.embedding, face!.embedding)).toBeGreaterThan(POLICY.faceMatch.review + 0.15);
   });
+
+  it(
+    'takes a portrait photo fitted to a webcam frame for a face framed high and close; a close face boxed taller than the frame for a face',
+    { timeout: 60_000 },
+    async () => {
+      // Each fixture photo fitted to a landscape frame as CSS's `object-fit: cover` fits it: scaled to
+      // the frame's width, its top and bottom cropped equally.
+      const covered = async (file: string, width: number, height: number) =>
+        faces.analyseSelfie(
+          await decodeImage(
+            await sharp(path.join(fixtures, file)).resize(width, height, { fit: 'cover' }).jpeg({ quality: 85 }).toBuffer(),
+            1024,
+          ),
+        );
+      const own = async (file: string) => (await faces.analyse(await sharp(path.join(fixtures, file)).jpeg().toBuffer()))!.embedding;
+      // Collins at 640 x 480: her eyes at a tenth of the height, her hair cut, her face 0.43 of it
+      // (sent to review as a face at the frame's edge).
+      const collins = await covered('astronaut.png', 640, 480);
+      expect(collins!.eyes).toBeLessThan(0.15);
+      expect(collins!.framedHigh).toBe(true);
+      expect(collins!.atFrameEdge).toBeUndefined();
+      expect(await faces.similarity(await own('astronaut.png'), collins!.embedding)).toBeGreaterThan(POLICY.selfieFace.confirmMatch);
+      // Hopper at 1280 x 720: her face fills the frame from her brow to her chin, and the models box
+      // it far taller than the frame on the usual margins (she was rejected: no face).
+      const hopper = await covered('grace_hopper.jpg', 1280, 720);
+      expect(hopper).not.toBeNull();
+      expect(hopper!.box[3]).toBeLessThan(1);
+      expect(await faces.similarity(await own('grace_hopper.jpg'), hopper!.embedding)).toBeGreaterThan(POLICY.faceMatch.review);
+    },
+  );
 
   it('keeps the face itself, not a part of it boxed less surely, for a face wider than the frame', { timeout: 60_000 }, async () => {
     // Check set nineteenth/x037 (test/fixtures/check-set): Hopper held close in a 720 x 1280

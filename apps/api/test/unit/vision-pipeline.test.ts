@@ -5,7 +5,7 @@ import type { FaceModels } from '../../src/pipeline/face-models.js';
 import type { OcrEngine } from '../../src/pipeline/ocr.js';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '../../src/pipeline/mrz-compose.js';
-import { decide, documentOcrScore, POLICY } from '../../src/pipeline/policy.js';
+import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from '../../src/pipeline/policy.js';
 import { isDrivingLicence, sameOtherSurname, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '../../src/eval/synthetic-documents.js';
 import { buildCase } from '../../src/eval/eval-set.js';
@@ -650,6 +650,18 @@ describe('policy', () => {
     // No face at all still rejects.
     expect(decide({ ...ok, selfieHasFace: false, selfieFaceUnsure: true, faceMatch: null }).verdict).toBe('rejected');
     expect(decide({ ...ok, selfieFaceUnsure: false })).toEqual({ verdict: 'approved', reasons: [] });
+  });
+  it('a selfie face in doubt: unsure, at the edge, meshless, or framed high and close without a sure match', () => {
+    const sure = { score: 1 };
+    expect(selfieFaceInDoubt(sure, 0.5)).toBe(false);
+    expect(selfieFaceInDoubt({ score: 0.4 }, 0.9)).toBe(true);
+    expect(selfieFaceInDoubt({ ...sure, atFrameEdge: true }, 0.95)).toBe(true);
+    expect(selfieFaceInDoubt({ ...sure, meshless: true }, 0.95)).toBe(true);
+    // Framed high and close: taken on a sure match (a face cut at the eyes is framed so too, its
+    // eyes guessed by the mesh: Collins fitted to 1280 x 720 matched her own photo at 0.40).
+    expect(selfieFaceInDoubt({ ...sure, framedHigh: true }, POLICY.selfieFace.confirmMatch)).toBe(false);
+    expect(selfieFaceInDoubt({ ...sure, framedHigh: true }, 0.4)).toBe(true);
+    expect(selfieFaceInDoubt({ ...sure, framedHigh: true }, null)).toBe(true);
   });
   it('a portrait under a reflection: its low face match reviews, with the glare, instead of rejecting', () => {
     // Retired held-out 5fbc/266: a glare spot over the printed face, a genuine user rejected at 0.28.
