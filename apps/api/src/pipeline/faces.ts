@@ -257,10 +257,13 @@ export class FaceAnalyzer implements FaceModels {
     // Whether a framing gave a sure face boxed taller than the frame: a close face the models framed wrongly.
     let tooTall = false;
     const judged = (face: FaceResult | null) => {
-      if (face && face.score >= SELFIE_SURE_SCORE && face.box[3] > 1) tooTall = true;
-      if (face && !inFrame(face) && framedHighAndClose(face)) framedHigh ??= { ...face, framedHigh: true };
-      else if (face && !inFrame(face) && atFrameEdge(face)) atEdge ??= { ...face, atFrameEdge: true };
-      if (!face || !inFrame(face)) return null;
+      if (!face) return null;
+      if (face.score >= SELFIE_SURE_SCORE && face.box[3] > 1) tooTall = true;
+      if (!inFrame(face)) {
+        if (framedHighAndClose(face)) framedHigh ??= { ...face, framedHigh: true };
+        else if (atFrameEdge(face)) atEdge ??= { ...face, atFrameEdge: true };
+        return null;
+      }
       if (face.score < SELFIE_SURE_SCORE) unsure ??= face;
       else if (!unsure || Math.abs(face.yaw) <= REPLACING_MAX_YAW) return face;
       return null;
@@ -628,7 +631,7 @@ function inFrame({ box, eyes }: FaceResult): boolean {
  * CLOSE_FACE of the frame's height or more).
  */
 function framedHighAndClose({ box, eyes }: FaceResult): boolean {
-  return heightInFrame(box) && eyes !== undefined && eyes >= FRAMED_HIGH_EYES && eyes < 0.5 && box[3] >= CLOSE_FACE;
+  return heightInFrame(box) && eyes !== undefined && eyes >= FRAMED_HIGH_EYES && eyes < EYES_INSIDE && box[3] >= CLOSE_FACE;
 }
 
 /** A selfie's face inside the frame as `inFrame` has it, but for its eyes, which lie between EYES_AT_EDGE and EYES_INSIDE of an edge. */
