@@ -93,6 +93,13 @@ const envSchema = z.object({
   AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** The demo tenant and page of a development start; default on with the embedded database only. */
   DEMO: z.enum(['true', 'false']).optional(),
+  /**
+   * Which Tesseract build reads pages, and where the face models run (docs/configuration.md). The
+   * pipeline children read them from the environment they inherit; checked here so that a bad
+   * value stops the start with its name, not the first verification.
+   */
+  OCR_ENGINE: z.enum(['auto', 'native', 'wasm']).optional(),
+  FACE_RUNTIME: z.enum(['auto', 'native', 'wasm']).optional(),
 });
 
 export interface Config {

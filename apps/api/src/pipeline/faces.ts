@@ -5,13 +5,15 @@ import { pathToFileURL } from 'node:url';
 import { fuseActivations, readWeights, scalarReader, type GraphModelJson } from './fuse-activations.js';
 import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
 import type { FaceModels } from './face-models.js';
+import { onnxRuntimeExecute, type TfjsGraphModel, type TfjsTensors } from './onnx/native-graph-model.js';
 import { POLICY } from './policy.js';
 
 /**
  * Face detection, 1024-value embedding and head pose with @vladmandic/human (MIT) on the tfjs
  * WASM backend: every model file comes from the human npm package and the WASM binaries from
  * @tensorflow/tfjs-backend-wasm; one instance per process, inputs downscaled first (the WASM heap
- * never shrinks after a large image).
+ * never shrinks after a large image). The three models' own arithmetic runs on onnxruntime's
+ * native kernels where it can (`FACE_RUNTIME`, `onnx/native-graph-model.ts`).
  */
 export interface FaceResult {
   /** Detector confidence 0-1. */
@@ -66,7 +68,59 @@ interface HumanInstance {
   }>;
   faceTriangulation: number[];
   match: { similarity(a: number[], b: number[]): number };
-  tf: { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
+  tf: TfjsTensors & { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
+  models: { models: Record<string, TfjsGraphModel | null | undefined> };
+}
+
+/** Where the face models' arithmetic runs: onnxruntime's native CPU kernels, or tfjs's WebAssembly ones. */
+export type FaceRuntime = 'native' | 'wasm';
+
+/**
+ * `FACE_RUNTIME`: `auto` (default) runs the models on onnxruntime where its binary loads and
+ * every model converts, else on tfjs's WebAssembly backend; `native` requires onnxruntime (the
+ * face models fail to start without it); `wasm` never uses it.
+ */
+export function requestedFaceRuntime(requested: string | undefined = process.env.FACE_RUNTIME): FaceRuntime | 'auto' {
+  const kind = requested ?? 'auto';
+  if (kind === 'auto' || kind === 'native' || kind === 'wasm') return kind;
+  throw new Error(`FACE_RUNTIME must be auto, native or wasm (got ${kind})`);
+}
+
+/** The models human runs for a face: detector, mesh, descriptor. */
+const FACE_MODELS = ['blazeface', 'facemesh', 'faceres'] as const;
+
+/** The runtime this process's face models run on, once chosen: human keeps one instance of each model per process. */
+let processRuntime: FaceRuntime | null = null;
+
+/**
+ * Moves the face models' `execute` onto onnxruntime, all three or none: each is converted and
+ * loaded before any is swapped in. Under `auto`, a failure keeps tfjs; under `native` it throws.
+ * Chosen once per process; asking another of a later analyser throws.
+ */
+function chooseRuntime(human: HumanInstance, requested: FaceRuntime | 'auto'): FaceRuntime {
+  if (processRuntime) {
+    if (requested !== 'auto' && requested !== processRuntime)
+      throw new Error(`the face models of this process already run on ${processRuntime}, not ${requested}`);
+    return processRuntime;
+  }
+  processRuntime = swappedRuntime(human, requested);
+  return processRuntime;
+}
+
+function swappedRuntime(human: HumanInstance, requested: FaceRuntime | 'auto'): FaceRuntime {
+  if (requested === 'wasm') return 'wasm';
+  try {
+    const replacements = FACE_MODELS.map((name) => {
+      const model = human.models.models[name];
+      if (!model) throw new Error(`human did not load ${name}`);
+      return { model, execute: onnxRuntimeExecute(model, human.tf, name) };
+    });
+    for (const { model, execute } of replacements) model.execute = execute;
+    return 'native';
+  } catch (err) {
+    if (requested === 'native') throw err;
+    return 'wasm';
+  }
 }
 
 const require = createRequire(import.meta.url);
@@ -116,9 +170,14 @@ const RAD = 180 / Math.PI;
 const LUMA: [number, number, number] = [0.299, 0.587, 0.114];
 
 export class FaceAnalyzer implements FaceModels {
-  private constructor(private readonly human: HumanInstance) {}
+  private constructor(
+    private readonly human: HumanInstance,
+    /** Where the models' arithmetic runs (`FACE_RUNTIME`). */
+    readonly runtime: FaceRuntime,
+  ) {}
 
-  static async start(): Promise<FaceAnalyzer> {
+  static async start(opts: { runtime?: FaceRuntime | 'auto' } = {}): Promise<FaceAnalyzer> {
+    const requested = opts.runtime ?? requestedFaceRuntime();
     installFileFetch();
     const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
     // By file path: the package's exports map does not expose its WASM build.
@@ -149,7 +208,7 @@ export class FaceAnalyzer implements FaceModels {
       },
     });
     await human.load();
-    return new FaceAnalyzer(human);
+    return new FaceAnalyzer(human, chooseRuntime(human, requested));
   }
 
   /**

@@ -90,6 +90,11 @@ describe('configuration', () => {
     expect(loadConfig({ PIPELINE_CHILDREN: '6' }).pipelineChildren).toBe(6);
     for (const bad of ['0', '2.5', 'four', '65']) expect(() => loadConfig({ PIPELINE_CHILDREN: bad })).toThrow(/PIPELINE_CHILDREN/);
   });
+  it('checks OCR_ENGINE and FACE_RUNTIME at start (auto, native or wasm)', () => {
+    expect(() => loadConfig({ OCR_ENGINE: 'native', FACE_RUNTIME: 'wasm' })).not.toThrow();
+    expect(() => loadConfig({ FACE_RUNTIME: 'gpu' })).toThrow(/FACE_RUNTIME/);
+    expect(() => loadConfig({ OCR_ENGINE: 'fast' })).toThrow(/OCR_ENGINE/);
+  });
   it('refuses splitting processes on the embedded database', () => {
     expect(() => loadConfig({ PROCESS_ROLE: 'api' })).toThrow(/DATABASE_URL/);
   });
