@@ -57,6 +57,16 @@ const CHILD_ALLOCATOR = {
 export const PIPELINE_CRASHED: FailureCode = 'pipeline_crashed';
 
 /**
+ * A child whose resident set (its OCR engines' included) exceeds this share of its memory budget
+ * after a run is replaced, so memory a hostile image took comes back. The line must sit above an
+ * ordinary child's working set, or children are replaced after most runs and each replacement
+ * costs 1.6-2.1 s of CPU loading its models: with the face models on onnxruntime (about 85 MB more
+ * per child) a child works at 500-530 MB, and at 50% (512 MB) 12 children served 75 runs of the
+ * evaluation set where 2 would have (docs/pipeline.md, forty-third round).
+ */
+export const RECYCLE_SHARE = 0.6;
+
+/**
  * V8 flags of a child. Its own heap is capped (native memory, sharp's and the models', is watched
  * through the RSS). Its first old-generation limit is raised to 128 MB: a run allocates 30-60 MB
  * of pixel buffers, which V8 counts against a heap of about 25 MB live, so it ran four full
@@ -147,7 +157,7 @@ export class IsolatedPipeline implements VerificationPipeline {
   constructor(opts: IsolatedPipelineOptions) {
     this.opts = {
       moduleUrl: VISION_MODULE,
-      recycleRssBytes: Math.floor(opts.budget.memoryBytes * 0.5),
+      recycleRssBytes: Math.floor(opts.budget.memoryBytes * RECYCLE_SHARE),
       prewarm: opts.size,
       pollMs: 100,
       ...opts,
