@@ -1,5 +1,5 @@
 import { LIMITS } from '@service/contract';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { binariseLocally } from './binarise.js';
 import { columnsAt, portraitColumns, type PageBox, type PortraitColumns } from './portrait-edges.js';
 
@@ -79,6 +79,43 @@ export function fromDecoded(img: DecodedImage): Sharp {
   return sharp(img.pixels, { raw: { width: img.pixelWidth, height: img.pixelHeight, channels: 3 } });
 }
 
+/** Each decoded image's grey pixels, converted on first request (`greyOf`). */
+const greys = new WeakMap<DecodedImage, Promise<GreyPage>>();
+
+/**
+ * The decoded image as one grey channel at its decoded size, converted once per image. sharp turns
+ * a picture grey before it extracts, resizes or blurs it, so every grey product of an image is its
+ * grey extracted, resized or blurred: the same bytes (decode.test.ts), with one colour conversion
+ * per image (libvips' sRGB to B_W passes through linear light in floats: 15-20 ms a 2048 px
+ * picture) where each stage made its own.
+ */
+export function greyOf(img: DecodedImage): Promise<GreyPage> {
+  let grey = greys.get(img);
+  if (!grey) {
+    grey = fromDecoded(img)
+      .greyscale()
+      .extractChannel(0)
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .then(({ data, info }) => ({ pixels: data, width: info.width, height: info.height }));
+    greys.set(img, grey);
+  }
+  return grey;
+}
+
+/** A sharp pipeline over a grey page; ended with `toColourspace('b-w')`, it gives one channel back. */
+export function fromGrey(page: GreyPage): Sharp {
+  return sharp(page.pixels, { raw: { width: page.width, height: page.height, channels: 1 } });
+}
+
+/** The decoded image's grey (`greyOf`) through `steps` (extract, resize, blur), as one channel. */
+export async function greyProduct(img: DecodedImage, steps: (p: Sharp) => Sharp): Promise<{ data: Buffer; info: OutputInfo }> {
+  return steps(fromGrey(await greyOf(img)))
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+}
+
 /** Accepts decoded pixels or bytes (benchmarks and tests pass bytes): decodes only when needed. */
 export async function asDecoded(input: Buffer | DecodedImage): Promise<DecodedImage> {
   return Buffer.isBuffer(input) ? decodeImage(input) : input;
@@ -115,9 +152,9 @@ export async function greyRegion(
   region: Region = { left: 0, top: 0, width: 1, height: 1 },
   opts: { maxWidth: number; minWidth?: number },
 ): Promise<GreyPage> {
-  const { left, top, width, height } = pixelBox(img, region);
-  const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, width));
-  return greyPixels(fromDecoded(img).extract({ left, top, width, height }), target);
+  const box = pixelBox(img, region);
+  const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, box.width));
+  return greyPixels(img, (p) => p.extract(box), target);
 }
 
 /**
@@ -132,7 +169,17 @@ export async function greyRegionAsTaken(
   region: { left: number; top: number; width: number; height: number },
 ): Promise<GreyPage> {
   const asTaken = img.pixelWidth === img.width && img.pixelHeight === img.height;
-  const { data, info } = await (asTaken ? fromDecoded(img) : sharp(bytes, SHARP_POLICY).rotate())
+  if (asTaken) {
+    const grey = await greyOf(img);
+    const pixels = Buffer.allocUnsafe(region.width * region.height);
+    for (let y = 0; y < region.height; y++) {
+      const from = (region.top + y) * grey.width + region.left;
+      grey.pixels.copy(pixels, y * region.width, from, from + region.width);
+    }
+    return { pixels, width: region.width, height: region.height };
+  }
+  const { data, info } = await sharp(bytes, SHARP_POLICY)
+    .rotate()
     .extract(region)
     .greyscale()
     .extractChannel(0)
@@ -182,7 +229,7 @@ export interface GreyPage {
 export async function greyPage(img: DecodedImage, opts: { width: number; blank?: Region; rotateDegrees?: number }): Promise<GreyPage> {
   let source = opts.blank ? paintWhite(img, opts.blank) : img;
   if (opts.rotateDegrees) source = await straighten(source, opts.rotateDegrees);
-  return greyPixels(fromDecoded(source), opts.width);
+  return greyPixels(source, (p) => p, opts.width);
 }
 
 /**
@@ -196,7 +243,7 @@ export async function levelledGreyPage(
   levelled: DecodedImage,
   opts: { width: number; blank?: Region; face?: Region; turnedBy: number },
 ): Promise<GreyPage> {
-  const page = await greyPixels(fromDecoded(levelled), opts.width);
+  const page = await greyPixels(levelled, (p) => p, opts.width);
   if (opts.blank) {
     const k = page.width / levelled.pixelWidth;
     const onPage = (r: Region) => turnedCorners(levelled, r, opts.turnedBy).map(([x, y]) => [x * k, y * k] as [number, number]);
@@ -265,9 +312,9 @@ function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?
   }
 }
 
-/** A sharp pipeline's picture scaled to `width` px wide, as one grey channel. */
-async function greyPixels(p: Sharp, width: number): Promise<GreyPage> {
-  const { data, info } = await p.resize({ width }).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+/** A decoded image's grey through `steps` (an extract), then scaled to `width` px wide. */
+async function greyPixels(img: DecodedImage, steps: (p: Sharp) => Sharp, width: number): Promise<GreyPage> {
+  const { data, info } = await greyProduct(img, (p) => steps(p).resize({ width }));
   return { pixels: data, width: info.width, height: info.height };
 }
 

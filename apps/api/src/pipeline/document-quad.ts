@@ -1,4 +1,4 @@
-import { fromDecoded, type DecodedImage, type Region } from './decode.js';
+import { greyProduct, type DecodedImage, type Region } from './decode.js';
 import { apply, homography } from './homography.js';
 
 /** A point in pixels of the decoded image. */
@@ -67,12 +67,7 @@ export interface FoundQuad {
  */
 export async function findDocumentQuad(img: DecodedImage, inside: Region): Promise<FoundQuad | null> {
   const scale = Math.min(1, ANALYSIS_WIDTH / img.pixelWidth);
-  const { data, info } = await fromDecoded(img)
-    .resize({ width: Math.round(img.pixelWidth * scale) })
-    .greyscale()
-    .blur(1.2)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.round(img.pixelWidth * scale) }).blur(1.2));
   const w = info.width;
   const h = info.height;
   const k = w / img.pixelWidth;

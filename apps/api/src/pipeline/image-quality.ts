@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { burntOut } from './burn-out.js';
-import { asDecoded, fromDecoded, type DecodedImage, type Region } from './decode.js';
+import { asDecoded, greyProduct, type DecodedImage, type Region } from './decode.js';
 import { edgeVariance } from './edge-sharpness.js';
 import { histogramPercentile } from './histogram.js';
 
@@ -127,11 +127,7 @@ function sharpnessWidth(kind: ImageKind, width: number, height: number): number 
  */
 export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKind = 'document', portrait?: Region): Promise<ImageQuality> {
   const img = await asDecoded(input);
-  const { data, info } = await fromDecoded(img)
-    .resize({ width: Math.min(QUALITY_WIDTH, img.pixelWidth) })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.min(QUALITY_WIDTH, img.pixelWidth) }));
   const hist = new Array<number>(256).fill(0);
   let sum = 0;
   for (const v of data) {

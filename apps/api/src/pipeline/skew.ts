@@ -1,4 +1,4 @@
-import { fromDecoded, type DecodedImage } from './decode.js';
+import { greyProduct, type DecodedImage } from './decode.js';
 
 /** Widest skew searched, degrees (a document on a desk photographed up to 12 degrees askew, with margin). */
 export const MAX_SKEW_DEGREES = 15;
@@ -21,11 +21,7 @@ export function inkOf(img: DecodedImage): Promise<InkMap> {
 }
 
 async function computeInk(img: DecodedImage): Promise<InkMap> {
-  const { data, info } = await fromDecoded(img)
-    .resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) })
-    .greyscale()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) }));
   return { ink: inkPoints(data, info.width, info.height), w: info.width, h: info.height };
 }
 

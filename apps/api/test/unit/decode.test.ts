@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '@service/contract';
 import {
@@ -6,7 +6,10 @@ import {
   decodeImage,
   greyPage,
   greyPagePng,
+  greyOf,
+  greyProduct,
   greyRegion,
+  greyRegionAsTaken,
   ImageDecodeError,
   levelledGreyPage,
   regionWithin,
@@ -181,5 +184,58 @@ describe('cropDecoded and regionWithin: a document block read on its own', () =>
     const out = regionWithin({ left: 0.1, top: 0.1, width: 0.2, height: 0.1 }, block);
     expect(out.left).toBe(0);
     expect(out.width).toBeCloseTo(0.2);
+  });
+});
+
+describe('greyOf: one colour conversion per decoded image', () => {
+  // A photo-like picture: colour gradients, noise and print, at a size the pipeline decodes.
+  const photo = async () => {
+    const card = await sharp(await textCard(900, 560))
+      .tint({ r: 200, g: 170, b: 120 })
+      .toBuffer();
+    return decodeImage(
+      await sharp({
+        create: {
+          width: 1500,
+          height: 1100,
+          channels: 3,
+          background: { r: 90, g: 120, b: 60 },
+          noise: { type: 'gaussian', mean: 128, sigma: 40 },
+        },
+      })
+        .composite([{ input: card, left: 260, top: 210 }])
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    );
+  };
+  const rgb = (img: Awaited<ReturnType<typeof decodeImage>>) =>
+    sharp(img.pixels, { raw: { width: img.pixelWidth, height: img.pixelHeight, channels: 3 } });
+
+  it('gives the bytes each stage made from the colour pixels: resized, extracted and resized, blurred', async () => {
+    const img = await photo();
+    const viaColour = (steps: (p: Sharp) => Sharp) => steps(rgb(img)).greyscale().extractChannel(0).raw().toBuffer();
+    const viaGrey = async (steps: (p: Sharp) => Sharp) => (await greyProduct(img, steps)).data;
+    const box = { left: 10, top: 600, width: 1400, height: 480 };
+    for (const steps of [
+      (p: Sharp) => p.resize({ width: 1024 }),
+      (p: Sharp) => p.resize({ width: 600 }).blur(1.2),
+      (p: Sharp) => p.extract(box).resize({ width: 2000 }),
+      (p: Sharp) => p.resize({ width: 1600 }),
+    ]) {
+      const [a, b] = await Promise.all([viaColour(steps), viaGrey(steps)]);
+      expect(b.length).toBe(a.length);
+      expect(b.equals(a)).toBe(true);
+    }
+    // Converted once: the same promise for every stage of the image.
+    expect(greyOf(img)).toBe(greyOf(img));
+  });
+
+  it('greyRegionAsTaken reads a region of an image decoded at its size from the same grey', async () => {
+    const img = await photo();
+    const region = { left: 300, top: 250, width: 400, height: 300 };
+    const old = await rgb(img).extract(region).greyscale().extractChannel(0).raw().toBuffer();
+    const page = await greyRegionAsTaken(Buffer.alloc(0), img, region);
+    expect({ w: page.width, h: page.height }).toEqual({ w: 400, h: 300 });
+    expect(page.pixels.equals(old)).toBe(true);
   });
 });
