@@ -3,7 +3,10 @@
  * shipped against the graph `fuse-activations.ts` serves, in the same process, alternated: median
  * milliseconds a face (224 x 224 input) and their ratio; then a whole face analysis (detector, mesh,
  * descriptor) of a fixture portrait as the pipeline runs it, for scale. The two graphs' outputs are
- * compared too (largest difference), so a fast wrong rewrite cannot pass for a gain.
+ * compared too (largest difference), so a fast wrong rewrite cannot pass for a gain. Then each of
+ * the three face models (detector, mesh, descriptor) on tfjs's WASM backend against the same graph
+ * converted for onnxruntime (`FACE_RUNTIME=native`, onnx/), alternated, with their ratio and
+ * largest output difference.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,6 +17,7 @@ import sharp from 'sharp';
 import { FACES_DIR } from '../eval/synthetic-documents.js';
 import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../pipeline/faces.js';
 import { fuseActivations, inMemoryArtifacts, readGraphModel, scalarReader, type GraphModelJson } from '../pipeline/fuse-activations.js';
+import { onnxRuntimeExecute, type TfjsGraphModel } from '../pipeline/onnx/native-graph-model.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PER_ROUND = 8;
@@ -66,7 +70,42 @@ async function main(): Promise<void> {
     `  fused (${count} clips)       median ${f.toFixed(1)} ms   ratio ${(f / s).toFixed(2)} (${((1 - f / s) * 100).toFixed(0)}% less)`,
   );
   console.log(`  largest output difference ${worst.toExponential(1)}`);
-  console.log(`whole face analysis (detector, mesh, fused descriptor), 512 px portrait: median ${median(whole).toFixed(1)} ms`);
+  console.log(`whole face analysis (${faces.runtime}), 512 px portrait: median ${median(whole).toFixed(1)} ms`);
+
+  console.log(`each face model, tfjs WASM against onnxruntime (native), ${ROUNDS} alternated rounds of ${PER_ROUND}:`);
+  for (const [file, size] of [
+    ['blazeface.json', 256],
+    ['facemesh.json', 192],
+    ['faceres.json', 224],
+  ] as const) {
+    const { model, weights: w } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, file)));
+    const graph = await converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(model, w) as never));
+    const onnx = onnxRuntimeExecute(graph as unknown as TfjsGraphModel, tf, file);
+    const x = tf.randomUniform([1, size, size, 3], -1, 1, 'float32', 5);
+    const outputs = (r: unknown) => {
+      const list = (Array.isArray(r) ? r : [r]) as TfCore.Tensor[];
+      const values = list.map((t) => t.dataSync());
+      tf.dispose(list);
+      return values;
+    };
+    const runs = { wasm: () => outputs(graph.execute(x)), native: () => outputs(onnx(x)) };
+    const [ow, on] = [runs.wasm(), runs.native()];
+    let diff = 0;
+    ow.forEach((values, i) => values.forEach((v, j) => (diff = Math.max(diff, Math.abs(v - on[i]![j]!)))));
+    const t: Record<'wasm' | 'native', number[]> = { wasm: [], native: [] };
+    for (let round = 0; round < ROUNDS; round++)
+      for (const name of round % 2 ? (['native', 'wasm'] as const) : (['wasm', 'native'] as const))
+        for (let i = 0; i < PER_ROUND; i++) {
+          const start = performance.now();
+          runs[name]();
+          t[name].push(performance.now() - start);
+        }
+    const [mw, mn] = [median(t.wasm), median(t.native)];
+    console.log(
+      `  ${file.padEnd(15)} wasm ${mw.toFixed(1)} ms   native ${mn.toFixed(1)} ms   ratio ${(mn / mw).toFixed(2)}   largest output difference ${diff.toExponential(1)}`,
+    );
+    x.dispose();
+  }
 }
 
 await main();
