@@ -28,6 +28,27 @@ const converter = require('@tensorflow/tfjs-converter') as typeof TfConverter;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Milliseconds of each run, ROUNDS rounds of PER_ROUND each, the order reversed every other round. */
+function alternated<K extends string>(runs: Record<K, () => unknown>): Record<K, number[]> {
+  const names = Object.keys(runs) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < ROUNDS; round++)
+    for (const name of round % 2 ? [...names].reverse() : names)
+      for (let i = 0; i < PER_ROUND; i++) {
+        const start = performance.now();
+        runs[name]();
+        times[name].push(performance.now() - start);
+      }
+  return times;
+}
+
+/** The largest difference between two runs' outputs, value by value. */
+function largestDifference(a: ArrayLike<number>[], b: ArrayLike<number>[]): number {
+  let worst = 0;
+  a.forEach((values, i) => Array.from(values).forEach((v, j) => (worst = Math.max(worst, Math.abs(v - b[i]![j]!)))));
+  return worst;
+}
+
 async function main(): Promise<void> {
   const faces = await FaceAnalyzer.start();
   const { model: shipped, weights } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, 'faceres.json')));
@@ -41,18 +62,8 @@ async function main(): Promise<void> {
     tf.dispose(out);
     return values;
   };
-  const [a, b] = [run(graphs.shipped), run(graphs.fused)];
-  let worst = 0;
-  a.forEach((values, i) => values.forEach((v, j) => (worst = Math.max(worst, Math.abs(v - b[i]![j]!)))));
-
-  const times: Record<'shipped' | 'fused', number[]> = { shipped: [], fused: [] };
-  for (let round = 0; round < ROUNDS; round++)
-    for (const name of round % 2 ? (['fused', 'shipped'] as const) : (['shipped', 'fused'] as const))
-      for (let i = 0; i < PER_ROUND; i++) {
-        const start = performance.now();
-        run(graphs[name]);
-        times[name].push(performance.now() - start);
-      }
+  const worst = largestDifference(run(graphs.shipped), run(graphs.fused));
+  const times = alternated({ shipped: () => run(graphs.shipped), fused: () => run(graphs.fused) });
 
   const portrait = await sharp(path.join(FACES_DIR, 'astronaut.png')).jpeg().toBuffer();
   await faces.analyse(portrait);
@@ -89,17 +100,8 @@ async function main(): Promise<void> {
       return values;
     };
     const runs = { wasm: () => outputs(graph.execute(x)), native: () => outputs(onnx(x)) };
-    const [ow, on] = [runs.wasm(), runs.native()];
-    let diff = 0;
-    ow.forEach((values, i) => values.forEach((v, j) => (diff = Math.max(diff, Math.abs(v - on[i]![j]!)))));
-    const t: Record<'wasm' | 'native', number[]> = { wasm: [], native: [] };
-    for (let round = 0; round < ROUNDS; round++)
-      for (const name of round % 2 ? (['native', 'wasm'] as const) : (['wasm', 'native'] as const))
-        for (let i = 0; i < PER_ROUND; i++) {
-          const start = performance.now();
-          runs[name]();
-          t[name].push(performance.now() - start);
-        }
+    const diff = largestDifference(runs.wasm(), runs.native());
+    const t = alternated(runs);
     const [mw, mn] = [median(t.wasm), median(t.native)];
     console.log(
       `  ${file.padEnd(15)} wasm ${mw.toFixed(1)} ms   native ${mn.toFixed(1)} ms   ratio ${(mn / mw).toFixed(2)}   largest output difference ${diff.toExponential(1)}`,
