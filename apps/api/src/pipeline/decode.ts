@@ -154,7 +154,7 @@ export async function greyRegion(
 ): Promise<GreyPage> {
   const box = pixelBox(img, region);
   const target = Math.max(opts.minWidth ?? 1, Math.min(opts.maxWidth, box.width));
-  return greyPixels(img, (p) => p.extract(box), target);
+  return greyPixels(img, target, (p) => p.extract(box));
 }
 
 /**
@@ -171,12 +171,7 @@ export async function greyRegionAsTaken(
   const asTaken = img.pixelWidth === img.width && img.pixelHeight === img.height;
   if (asTaken) {
     const grey = await greyOf(img);
-    const pixels = Buffer.allocUnsafe(region.width * region.height);
-    for (let y = 0; y < region.height; y++) {
-      const from = (region.top + y) * grey.width + region.left;
-      grey.pixels.copy(pixels, y * region.width, from, from + region.width);
-    }
-    return { pixels, width: region.width, height: region.height };
+    return { pixels: copyRegion(grey.pixels, grey.width, 1, region), width: region.width, height: region.height };
   }
   const { data, info } = await sharp(bytes, SHARP_POLICY)
     .rotate()
@@ -191,9 +186,9 @@ export async function greyRegionAsTaken(
 /** A region of decoded pixels as an image of its own (a copy of its rows; the size as taken scaled alike). */
 export function cropDecoded(img: DecodedImage, r: Region): DecodedImage {
   const W = img.pixelWidth;
-  const { left: x0, top: y0, width: w, height: h } = pixelBox(img, r);
-  const pixels = Buffer.allocUnsafe(w * h * 3);
-  for (let y = 0; y < h; y++) img.pixels.copy(pixels, y * w * 3, ((y0 + y) * W + x0) * 3, ((y0 + y) * W + x0 + w) * 3);
+  const box = pixelBox(img, r);
+  const { width: w, height: h } = box;
+  const pixels = copyRegion(img.pixels, W, 3, box);
   return {
     width: Math.round((w / W) * img.width),
     height: Math.round((h / img.pixelHeight) * img.height),
@@ -201,6 +196,21 @@ export function cropDecoded(img: DecodedImage, r: Region): DecodedImage {
     pixelWidth: w,
     pixelHeight: h,
   };
+}
+
+/** The rows of a pixel box (inside the picture) copied out of pixels `width` wide with `channels` bytes a pixel. */
+function copyRegion(
+  pixels: Buffer,
+  width: number,
+  channels: number,
+  box: { left: number; top: number; width: number; height: number },
+): Buffer {
+  const out = Buffer.allocUnsafe(box.width * box.height * channels);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.top + y) * width + box.left) * channels;
+    pixels.copy(out, y * box.width * channels, from, from + box.width * channels);
+  }
+  return out;
 }
 
 /** A region given relative to a whole image, relative to a part of it instead (clipped to that part). */
@@ -229,7 +239,7 @@ export interface GreyPage {
 export async function greyPage(img: DecodedImage, opts: { width: number; blank?: Region; rotateDegrees?: number }): Promise<GreyPage> {
   let source = opts.blank ? paintWhite(img, opts.blank) : img;
   if (opts.rotateDegrees) source = await straighten(source, opts.rotateDegrees);
-  return greyPixels(source, (p) => p, opts.width);
+  return greyPixels(source, opts.width);
 }
 
 /**
@@ -243,7 +253,7 @@ export async function levelledGreyPage(
   levelled: DecodedImage,
   opts: { width: number; blank?: Region; face?: Region; turnedBy: number },
 ): Promise<GreyPage> {
-  const page = await greyPixels(levelled, (p) => p, opts.width);
+  const page = await greyPixels(levelled, opts.width);
   if (opts.blank) {
     const k = page.width / levelled.pixelWidth;
     const onPage = (r: Region) => turnedCorners(levelled, r, opts.turnedBy).map(([x, y]) => [x * k, y * k] as [number, number]);
@@ -312,8 +322,8 @@ function paintPolygonWhite(page: GreyPage, corners: [number, number][], columns?
   }
 }
 
-/** A decoded image's grey through `steps` (an extract), then scaled to `width` px wide. */
-async function greyPixels(img: DecodedImage, steps: (p: Sharp) => Sharp, width: number): Promise<GreyPage> {
+/** A decoded image's grey, through `steps` (an extract) where given, scaled to `width` px wide. */
+async function greyPixels(img: DecodedImage, width: number, steps: (p: Sharp) => Sharp = (p) => p): Promise<GreyPage> {
   const { data, info } = await greyProduct(img, (p) => steps(p).resize({ width }));
   return { pixels: data, width: info.width, height: info.height };
 }

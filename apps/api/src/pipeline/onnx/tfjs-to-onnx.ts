@@ -50,6 +50,7 @@ class Converter {
   private readonly nodes: OnnxNode[] = [];
   private readonly initializers: OnnxInitializer[] = [];
   private readonly layout = new Map<string, Layout>();
+  private readonly scalars = new Map<number, string>();
   private readonly byName: Map<string, GraphNode>;
   private unique = 0;
 
@@ -93,7 +94,7 @@ class Converter {
         this.add(n.op, [this.produced(inputs[0]!)], [out]);
         return this.keepLayout(inputs[0]!, out);
       case 'Relu6':
-        this.add('Clip', [this.produced(inputs[0]!), this.scalar(0), this.scalar(6)], [out]);
+        this.relu6(this.produced(inputs[0]!), out);
         return this.keepLayout(inputs[0]!, out);
       case 'Prelu':
         this.add('PRelu', [this.nchw(inputs[0]!), this.perChannel(inputs[1]!)], [out]);
@@ -172,7 +173,7 @@ class Converter {
     const activation = rest[0];
     if (activation === undefined) return;
     if (activation === 'Relu') this.add('Relu', [convOut], [out]);
-    else if (activation === 'Relu6') this.add('Clip', [convOut, this.scalar(0), this.scalar(6)], [out]);
+    else if (activation === 'Relu6') this.relu6(convOut, out);
     else if (activation === 'Prelu') this.add('PRelu', [convOut, this.perChannel(inputs[fused[0] === 'BiasAdd' ? 3 : 2]!)], [out]);
     else throw new ConversionError(`${out}: fused ${activation} is not known`);
   }
@@ -265,8 +266,16 @@ class Converter {
     return this.float(name, [values.length, 1, 1], Float32Array.from(values));
   }
 
+  /** tfjs's Relu6, min(max(x, 0), 6): ONNX's Clip between two constant bounds. */
+  private relu6(input: string, out: string): void {
+    this.add('Clip', [input, this.scalar(0), this.scalar(6)], [out]);
+  }
+
+  /** A float constant, one initializer per value however often it is used. */
   private scalar(value: number): string {
-    return this.float('scalar', [], Float32Array.of(value));
+    let name = this.scalars.get(value);
+    if (!name) this.scalars.set(value, (name = this.float('scalar', [], Float32Array.of(value))));
+    return name;
   }
 
   private float(base: string, dims: number[], values: Float32Array): string {
