@@ -13,24 +13,47 @@ export function binariseLocally(grey: Uint8Array, width: number, height: number,
   // Whole sums, exact in 32 bits (255 x 2000 x 8000 < 2^32): half the memory of doubles, same results.
   const integral = new Uint32Array(w1 * (height + 1));
   for (let y = 0; y < height; y++) {
+    const from = y * width;
+    const above = y * w1 + 1;
+    const here = above + w1;
     let row = 0;
     for (let x = 0; x < width; x++) {
-      row += grey[y * width + x]!;
-      integral[(y + 1) * w1 + x + 1] = integral[y * w1 + x + 1]! + row;
+      row += grey[from + x]!;
+      integral[here + x] = integral[above + x]! + row;
     }
   }
   const r = Math.max(1, Math.floor(window / 2));
-  const out = Buffer.alloc(width * height);
+  const keep = 1 - contrast;
+  // Every pixel is written below.
+  const out = Buffer.allocUnsafe(width * height);
+  // The window's columns are clipped at the left and right edges only: between them every window
+  // is 2r + 1 wide, and no pixel needs its bounds clipped (a tenth faster on a page, same bytes).
+  const innerFrom = Math.min(r, width);
+  const innerTo = Math.max(innerFrom, width - r);
   for (let y = 0; y < height; y++) {
     const y0 = Math.max(0, y - r);
     const y1 = Math.min(height, y + r + 1);
+    const top = y0 * w1;
+    const bottom = y1 * w1;
+    const from = y * width;
+    const rows = y1 - y0;
     for (let x = 0; x < width; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(width, x + r + 1);
-      const sum = integral[y1 * w1 + x1]! - integral[y0 * w1 + x1]! - integral[y1 * w1 + x0]! + integral[y0 * w1 + x0]!;
-      const mean = sum / ((x1 - x0) * (y1 - y0));
-      const g = grey[y * width + x]!;
-      out[y * width + x] = g < mean * (1 - contrast) && mean - g >= MIN_INK_DIFFERENCE ? 0 : 255;
+      let x0: number;
+      let x1: number;
+      if (x < innerFrom) {
+        x0 = 0;
+        x1 = Math.min(width, x + r + 1);
+      } else if (x < innerTo) {
+        x0 = x - r;
+        x1 = x + r + 1;
+      } else {
+        x0 = Math.max(0, x - r);
+        x1 = width;
+      }
+      const sum = integral[bottom + x1]! - integral[top + x1]! - integral[bottom + x0]! + integral[top + x0]!;
+      const mean = sum / ((x1 - x0) * rows);
+      const g = grey[from + x]!;
+      out[from + x] = g < mean * keep && mean - g >= MIN_INK_DIFFERENCE ? 0 : 255;
     }
   }
   return out;

@@ -26,4 +26,48 @@ describe('binariseLocally', () => {
     expect(out[20 * 40 + 20]).toBe(0);
     expect(out[5 * 40 + 5]).toBe(255);
   });
+
+  it('gives, on every page shape, what the plain per-pixel window gives (its edge-clipped columns included)', () => {
+    // The plain form: every pixel's window clipped to the page, its mean compared as the pipeline's is.
+    const plain = (grey: Uint8Array, width: number, height: number, window: number, contrast: number) => {
+      const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : sumTo(x, y));
+      const sums = new Float64Array((width + 1) * (height + 1));
+      for (let y = 1; y <= height; y++)
+        for (let x = 1; x <= width; x++)
+          sums[y * (width + 1) + x] =
+            grey[(y - 1) * width + x - 1]! +
+            sums[(y - 1) * (width + 1) + x]! +
+            sums[y * (width + 1) + x - 1]! -
+            sums[(y - 1) * (width + 1) + x - 1]!;
+      function sumTo(x: number, y: number) {
+        return sums[y * (width + 1) + x]!;
+      }
+      const r = Math.max(1, Math.floor(window / 2));
+      const out = Buffer.alloc(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const [x0, x1, y0, y1] = [Math.max(0, x - r), Math.min(width, x + r + 1), Math.max(0, y - r), Math.min(height, y + r + 1)];
+          const mean = (at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0)) / ((x1 - x0) * (y1 - y0));
+          const g = grey[y * width + x]!;
+          out[y * width + x] = g < mean * (1 - contrast) && mean - g >= 12 ? 0 : 255;
+        }
+      return out;
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // Pages wider and narrower than the window, one pixel wide, square and long; print, paper and noise at random.
+    for (const [w, h, window] of [
+      [1, 9, 4],
+      [5, 5, 16],
+      [16, 3, 16],
+      [17, 17, 16],
+      [64, 40, 9],
+      [133, 27, 25],
+      [300, 60, 48],
+    ] as const) {
+      const grey = Uint8Array.from({ length: w * h }, () => (next() < 0.2 ? Math.floor(next() * 90) : 150 + Math.floor(next() * 100)));
+      for (const contrast of [0.3, 0.15])
+        expect(binariseLocally(grey, w, h, window, contrast).equals(plain(grey, w, h, window, contrast))).toBe(true);
+    }
+  });
 });
