@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { Rng } from '../../src/eval/random.js';
 import { binariseLocally } from '../../src/pipeline/binarise.js';
 
 /** A w x h grey field of `level`, every other pixel `noise` darker and lighter, with a dark bar of `ink` across its middle rows. */
@@ -30,7 +31,6 @@ describe('binariseLocally', () => {
   it('gives, on every page shape, what the plain per-pixel window gives (its edge-clipped columns included)', () => {
     // The plain form: every pixel's window clipped to the page, its mean compared as the pipeline's is.
     const plain = (grey: Uint8Array, width: number, height: number, window: number, contrast: number) => {
-      const at = (x: number, y: number) => (x < 0 || y < 0 ? 0 : sumTo(x, y));
       const sums = new Float64Array((width + 1) * (height + 1));
       for (let y = 1; y <= height; y++)
         for (let x = 1; x <= width; x++)
@@ -39,9 +39,7 @@ describe('binariseLocally', () => {
             sums[(y - 1) * (width + 1) + x]! +
             sums[y * (width + 1) + x - 1]! -
             sums[(y - 1) * (width + 1) + x - 1]!;
-      function sumTo(x: number, y: number) {
-        return sums[y * (width + 1) + x]!;
-      }
+      const at = (x: number, y: number) => sums[y * (width + 1) + x]!;
       const r = Math.max(1, Math.floor(window / 2));
       const out = Buffer.alloc(width * height);
       for (let y = 0; y < height; y++)
@@ -53,8 +51,7 @@ describe('binariseLocally', () => {
         }
       return out;
     };
-    let seed = 7;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rng = Rng.of('binarise');
     // Pages wider and narrower than the window, one pixel wide, square and long; print, paper and noise at random.
     for (const [w, h, window] of [
       [1, 9, 4],
@@ -65,7 +62,7 @@ describe('binariseLocally', () => {
       [133, 27, 25],
       [300, 60, 48],
     ] as const) {
-      const grey = Uint8Array.from({ length: w * h }, () => (next() < 0.2 ? Math.floor(next() * 90) : 150 + Math.floor(next() * 100)));
+      const grey = Uint8Array.from({ length: w * h }, () => (rng.chance(0.2) ? rng.int(0, 89) : rng.int(150, 249)));
       for (const contrast of [0.3, 0.15])
         expect(binariseLocally(grey, w, h, window, contrast).equals(plain(grey, w, h, window, contrast))).toBe(true);
     }
