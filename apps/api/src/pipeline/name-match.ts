@@ -489,6 +489,33 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
 }
 
 /**
+ * A name score from readings of a side where no name was read by its labels (nor a zone): where a
+ * word of the typed name is printed whole in one of them (`typedWordInText`), never under the
+ * reject line (`rejectLine`, POLICY's): the text cannot tell the surname from the given names, so
+ * the rest is unread, not mismatched, and a person looks. A passport at 640 x 480 showed KOVACS,
+ * its given name read 2s0tia, and was rejected (check set twenty-third/x038).
+ */
+export function nameFloorInText(typed: string, score: number, readings: readonly { text: string }[], rejectLine: number): number {
+  return readings.some((r) => typedWordInText(typed, r.text)) ? Math.max(score, rejectLine) : score;
+}
+
+/**
+ * Whether a word of the typed name, five letters or more, is a word of the text as typed (or
+ * transliterated, either way): part of the name is printed there, whatever the rest reads. Short
+ * words are left out, as junk words read from a pattern match them by chance.
+ */
+export function typedWordInText(typed: string, text: string): boolean {
+  const doc = new Set(
+    normalizeName(text)
+      .split(' ')
+      .flatMap((w) => [w, foldTransliteration(w)]),
+  );
+  return [normalizeName(typed), icaoTransliteration(typed)].some((form) =>
+    form.split(' ').some((t) => t.length >= 5 && !PARTICLES.has(t) && (doc.has(t) || doc.has(foldTransliteration(t)))),
+  );
+}
+
+/**
  * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
  * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
  */

@@ -117,7 +117,7 @@ const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|\b4A\b/
 
 const labelText = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase();
 
-type DateLabel = 'expiry' | 'birth' | 'issue';
+export type DateLabel = 'expiry' | 'birth' | 'issue';
 const DATE_LABELS: readonly (readonly [DateLabel, RegExp])[] = [
   ['expiry', EXPIRY_LABEL],
   ['birth', BIRTH_LABEL],
@@ -152,17 +152,30 @@ export function fieldsFromText(text: string, now: Date, country: string | null =
   return readTextFields(text, now, country).fields;
 }
 
+/** A date read in free text, with what its label says it is (null: unlabelled, or labelled two ways). */
+export interface DateRead {
+  iso: string;
+  label: DateLabel | null;
+}
+
+/** What `readTextFields` reads. */
+export interface TextFieldsReading {
+  fields: FieldsExtracted;
+  /** Whether a date beyond any document's validity was read (`beyond` holds them). */
+  beyondValidity: boolean;
+  /** The dates read within any document's validity, oldest first. */
+  dates: DateRead[];
+  /** The dates read beyond it (2082 for 2032, 2045 for 2015). */
+  beyond: DateRead[];
+}
+
 /**
  * `fieldsFromText`'s fields, and whether the text held a date beyond any document's validity
  * (2082 read for 2032), read in one pass: a misread date, most likely a future expiry's (a past
  * date misread that far ahead takes a larger error). Never an expiry to approve on; evidence,
  * against a past expiry read elsewhere, that the document may still be valid.
  */
-export function readTextFields(
-  text: string,
-  now: Date,
-  country: string | null = null,
-): { fields: FieldsExtracted; beyondValidity: boolean } {
+export function readTextFields(text: string, now: Date, country: string | null = null): TextFieldsReading {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
   // The OCR often loses the space between day and month ("2201 1991" for "22 01 1991").
   // A date that is no date in the expected order is read the other way (10/13/2029 on a card
@@ -193,8 +206,8 @@ export function readTextFields(
   // No document is valid for more than about 20 years: a date further ahead is a misreading
   // (3095 for 2035), no expiry to approve on.
   const horizon = new Date(now.getTime() + MAX_VALIDITY_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const beyondValidity = read.some((d) => d.iso > horizon);
-  while (read.length && read[read.length - 1]!.iso > horizon) read.pop();
+  const beyond: DateRead[] = [];
+  while (read.length && read[read.length - 1]!.iso > horizon) beyond.unshift(read.pop()!);
   const dates = read.map((d) => d.iso);
   const latest = read[read.length - 1];
   // An EU licence's field 5 (its number, of any length, on a line of its own); else letters and
@@ -225,5 +238,5 @@ export function readTextFields(
     expiryDate: latest && (latest.iso >= today || pastExpiry) ? latest.iso : null,
     nationality: null,
   };
-  return { fields, beyondValidity };
+  return { fields, beyondValidity: beyond.length > 0, dates: read, beyond };
 }

@@ -29,6 +29,7 @@ import {
   sameAsZoneName,
   sameAsZoneSurname,
   typedGivenNamesInText,
+  nameFloorInText,
   zoneNameInText,
   zoneSurnameNearTyped,
 } from './name-match.js';
@@ -44,7 +45,7 @@ import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from './policy.js
 import { printedFields } from './printed-fields.js';
 import { screenPattern, showsScreen } from './screen-capture.js';
 import { estimateSkew, findMrzBand } from './skew.js';
-import { fieldsFromText, readTextFields } from './text-fields.js';
+import { fieldsFromText, readTextFields, type DateRead, type TextFieldsReading } from './text-fields.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
 export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;
@@ -467,6 +468,12 @@ export class VisionPipeline implements VerificationPipeline {
         }
       }
     }
+    // No zone, no name by its labels: the text cannot tell the surname from the given names, so a
+    // typed word printed whole in a reading of the side leaves the rest unread, not mismatched, and
+    // a person looks (`nameFloorInText`; the readings were chosen on the scores before it).
+    if (!mrz && !printedNameRead && typed && nameMatch !== null) {
+      nameMatch = nameFloorInText(typed, nameMatch, [text, ...otherTexts], POLICY.nameMatch.reject);
+    }
     // The typed name counts as a field found when it was read in the text.
     const nameFound = !printedNameRead && nameMatch !== null && nameMatch >= POLICY.nameMatch.review;
     const fieldsFound = Object.values(fields).filter(Boolean).length + (nameFound ? 1 : 0);
@@ -743,11 +750,42 @@ function printedName(text: string): { surname: string; givenNames: string } | nu
  * `today` (ISO date): they disagree on whether it has expired, or one read a date decades ahead
  * (2082 for 2032: no expiry, but a reading that saw the document still valid) where another read
  * a past expiry (the lost expiry's issue date taken for it: a genuine licence was rejected as expired).
+ * A date ahead that is another date of the side misread (`misreadsAnotherDate`) is no such sign.
  */
-export function printedExpiryInDoubt(readings: readonly ReturnType<typeof readTextFields>[], today: string): boolean {
-  const expiries = readings.map((r) => r.fields.expiryDate);
-  const ahead = readings.filter((r) => r.beyondValidity).map(() => BEYOND_VALIDITY);
+export function printedExpiryInDoubt(readings: readonly TextFieldsReading[], today: string): boolean {
+  const othersThan = (r: TextFieldsReading) => readings.filter((o) => o !== r);
+  const expiries = readings.map((r) => {
+    const expiry = r.fields.expiryDate;
+    if (expiry === null || expiry < today) return expiry;
+    const read = r.dates.find((d) => d.iso === expiry) ?? { iso: expiry, label: null };
+    return misreadsAnotherDate(read, othersThan(r)) ? null : expiry;
+  });
+  const ahead = readings.filter((r) => r.beyond.some((d) => !misreadsAnotherDate(d, othersThan(r)))).map(() => BEYOND_VALIDITY);
   return expiryReadingsDisagree([...expiries, ...ahead], today);
+}
+
+/**
+ * Whether a date one reading of a side read ahead (its future expiry, or a date decades ahead)
+ * is, but for one digit of its year, a date another reading read and took for no expiry (neither
+ * labelled one, nor its expiry, nor on its expiry's day and month): that date misread, an issue
+ * or birth date, never a sign the document is still valid. An expired card's issue date
+ * 21.05.2015 read 21.05.2045 in one reading (taken for its expiry, the expiry lost), its past
+ * expiry 17.10.2025 read in the other, went to review as unreadable (heldout-7299/113). A date
+ * labelled an expiry stays a sign, and so does one repeating a date labelled one (4b. 12 09 2032
+ * read 2082 and 2012, check set sixth/x085) or on the other's expiry's day (issued 21.05.2025,
+ * expiring 21.05.2035, the expiry read 2015 in the other: that may be the expiry misread).
+ */
+export function misreadsAnotherDate(ahead: DateRead, others: readonly TextFieldsReading[]): boolean {
+  if (ahead.label === 'expiry') return false;
+  const dayOf = (iso: string) => iso.slice(4);
+  const oneDigitApart = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).length === 1;
+  return others.some(
+    (o) =>
+      (o.fields.expiryDate === null || dayOf(o.fields.expiryDate) !== dayOf(ahead.iso)) &&
+      o.dates.some(
+        (d) => d.label !== 'expiry' && dayOf(d.iso) === dayOf(ahead.iso) && oneDigitApart(d.iso.slice(0, 4), ahead.iso.slice(0, 4)),
+      ),
+  );
 }
 
 /** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */

@@ -5,6 +5,7 @@ import {
   foldTransliteration,
   icaoTransliteration,
   jaroWinkler,
+  nameFloorInText,
   nameInTextScore,
   nameMatchScore,
   normalizeName,
@@ -240,6 +241,30 @@ describe('name in free text (no surname/given split known)', () => {
   it('a surname that is not in the text never passes on the strength of the given names', () => {
     expect(outcome(nameInTextScore('Ana Lucía Haddad', text))).not.toBe('pass');
     expect(outcome(nameInTextScore('Grace Hopper', text))).toBe('reject');
+  });
+  it('a typed word printed whole in a text without labels leaves the rest unread, not mismatched: review, never reject', () => {
+    // Check set twenty-third/x038, a passport at 640 x 480: KOVACS read, its given name ZSÓFIA read 2s0tia.
+    const passport = 'Kovacs\n\n2s0tia\n\nTen “Nel at Dole\n\nF HUN 02 10 2000\n\nX2840074¢ 26 04 2035';
+    const reject = POLICY.nameMatch.reject;
+    const floored = (typed: string, ...texts: string[]) =>
+      nameFloorInText(
+        typed,
+        nameInTextScore(typed, texts[0]!),
+        texts.map((t) => ({ text: t })),
+        reject,
+      );
+    expect(outcome(nameInTextScore('Kovács, Zsófia', passport))).toBe('reject');
+    expect(floored('Kovács, Zsófia', passport)).toBe(reject);
+    expect(outcome(floored('Kovács, Zsófia', passport))).toBe('review');
+    // Printed in another reading of the side only: the same.
+    expect(floored('Kovács, Zsófia', 'K0vacs 2s0tia', passport)).toBe(reject);
+    // The whole name there scores as ever; another name altogether, or a word of four letters or
+    // fewer matched (junk reads them by chance), is still rejected.
+    expect(floored('Ana Lucía Martínez García', text)).toBe(1);
+    expect(outcome(floored('Grace Hopper', text))).toBe('reject');
+    expect(outcome(floored('Ana Hopper', text))).toBe('reject');
+    // Transliterated either way: ØDEGÅRD typed, ODEGARD or OEDEGAARD printed.
+    expect(floored('Ingrid Ødegård', 'OEDEGAARD\nx1n9r1d')).toBe(reject);
   });
   it('junk read from a pattern does not stand for a typed name: a short word must be there as typed, a fragment is no word', () => {
     // A licence whose labels were lost, and a wavy pattern read as words (TRAE, BRI).

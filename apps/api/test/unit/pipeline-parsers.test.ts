@@ -464,6 +464,34 @@ describe('init fields steer parsing', async () => {
     const expired = '3. 04.03.1991 TURKIYE\n4a. 05.08.2014\n4b. 05.08.2024';
     expect(inDoubt([expired, expired])).toBe(false);
   });
+  it("a date read decades ahead that is another reading's issue date misread leaves no doubt", () => {
+    // heldout-7299/113, an expired card: the second reading read its issue date 21.05.2015 as
+    // 21.05.2045 and lost the expiry; the first read both. It went to review as unreadable.
+    const first = 'Nationality Date of birth !\nSWE 01.07.1998 —\nEk Date of issue Date of expiry\n\n| 21.05.2015 17.10.2025';
+    const second = 'Nationality Date of birth\nSWE 01.07.1998\nDate of issue Date of expiry\n21.05.2045 17 TOE';
+    const readings = [first, second].map((t) => readTextFields(t, now));
+    expect(readings.map((r) => r.fields.expiryDate)).toEqual(['2025-10-17', '2045-05-21']);
+    expect(printedExpiryInDoubt(readings, '2026-11-21')).toBe(false);
+    expect(printedExpiryInDoubt([readings[1]!, readings[0]!], '2026-11-21')).toBe(false);
+    // Decades ahead (2075 beyond any validity), the same misreading leaves no doubt either.
+    const beyond = readTextFields(second.replace('2045', '2075'), now);
+    expect(beyond.beyond.map((d) => d.iso)).toEqual(['2075-05-21']);
+    expect(printedExpiryInDoubt([readings[0]!, beyond], '2026-11-21')).toBe(false);
+    // The same date ahead with its year two digits off, or a day off, is no misreading of it: in doubt.
+    const farther = readTextFields(second.replace('2045', '2052'), now);
+    const anotherDay = readTextFields(second.replace('21.05.2045', '22.05.2045'), now);
+    expect(printedExpiryInDoubt([readings[0]!, farther], '2026-11-21')).toBe(true);
+    expect(printedExpiryInDoubt([readings[0]!, anotherDay], '2026-11-21')).toBe(true);
+    // Labelled an expiry, the date ahead stays a sign the card may be valid.
+    const labelled = readTextFields('Date of birth 01.07.1998\nDate of expiry 21.05.2045', now);
+    expect(printedExpiryInDoubt([readings[0]!, labelled], '2026-11-21')).toBe(true);
+    // Issued 21.05.2025, expiring 21.05.2035; the other reading read the expiry 2015 and took the
+    // issue date for a past expiry: on that expiry's day, the date may be the expiry misread.
+    const valid = readTextFields('DOB 01.07.1998\nISS 21.05.2025\nEXP 21.05.2035', now);
+    const misread = readTextFields('DOB 01.07.1998\n21.05.2015\n21.05.2025', now);
+    expect(misread.fields.expiryDate).toBe('2025-05-21');
+    expect(printedExpiryInDoubt([valid, misread], '2026-11-21')).toBe(true);
+  });
   it('a past expiry is claimed from three dates only when the one before it could be its issue date', () => {
     // Expired: issued 2014, expired 2024 (ten years), whatever order the layout prints them in.
     expect(fieldsFromText('3. 04.03.1991 TURKIYE\n4a. 05.08.2014\n4b. 05.08.2024\n5. 98308425', now).expiryDate).toBe('2024-08-05');
