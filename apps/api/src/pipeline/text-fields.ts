@@ -161,19 +161,17 @@ export interface DateRead {
 /** What `readTextFields` reads. */
 export interface TextFieldsReading {
   fields: FieldsExtracted;
-  /** Whether a date beyond any document's validity was read (`beyond` holds them). */
-  beyondValidity: boolean;
   /** The dates read within any document's validity, oldest first. */
   dates: DateRead[];
-  /** The dates read beyond it (2082 for 2032, 2045 for 2015). */
+  /** The dates read beyond it (2082 for 2032, 2045 for 2015): misreadings, oldest first. */
   beyond: DateRead[];
 }
 
 /**
- * `fieldsFromText`'s fields, and whether the text held a date beyond any document's validity
- * (2082 read for 2032), read in one pass: a misread date, most likely a future expiry's (a past
- * date misread that far ahead takes a larger error). Never an expiry to approve on; evidence,
- * against a past expiry read elsewhere, that the document may still be valid.
+ * `fieldsFromText`'s fields and the dates read, in one pass; apart, those beyond any document's
+ * validity (2082 read for 2032): misread dates, most likely future expiries (a past date misread
+ * that far ahead takes a larger error). Never an expiry to approve on; evidence, against a past
+ * expiry read elsewhere, that the document may still be valid (`printedExpiryInDoubt`).
  */
 export function readTextFields(text: string, now: Date, country: string | null = null): TextFieldsReading {
   const monthFirst = country !== null && MONTH_FIRST.has(country);
@@ -238,5 +236,5 @@ export function readTextFields(text: string, now: Date, country: string | null =
     expiryDate: latest && (latest.iso >= today || pastExpiry) ? latest.iso : null,
     nationality: null,
   };
-  return { fields, beyondValidity: beyond.length > 0, dates: read, beyond };
+  return { fields, dates: read, beyond };
 }
