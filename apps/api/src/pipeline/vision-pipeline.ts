@@ -384,6 +384,7 @@ export class VisionPipeline implements VerificationPipeline {
           fullName: printedNameRead ? fullNameOf(printedNameRead) : null,
           nationality: printed?.nationality ?? null,
         };
+    if (!mrz && !expiryInDoubt && fields.expiryDate === null) fields.expiryDate = expiryAgreedWithoutIssue(readTexts);
     let nameMatch = typed ? this.nameMatch(typed, mrz, printedNameRead, text) : null;
     // A name read otherwise than the one first taken (below) replaces it, as the name extracted,
     // where it bears the typed name out better (and at least `atLeast`), never above
@@ -786,6 +787,24 @@ export function misreadsAnotherDate(ahead: DateRead, others: readonly TextFields
         (d) => d.label !== 'expiry' && dayOf(d.iso) === dayOf(ahead.iso) && oneDigitApart(d.iso.slice(0, 4), ahead.iso.slice(0, 4)),
       ),
   );
+}
+
+/**
+ * A past expiry that two or more of a side's printed readings read under its label, where none
+ * could read an issue date before it (`labelledExpiryAlone`), and no reading read any later date
+ * nor a date ahead but an issue or birth date misread: the expiry, or null. One reading alone may
+ * have misread a valid expiry's year under its label, its issue date lost (a genuine user
+ * rejected); the same past date in several is the document's. An expired licence, its expiry
+ * 23.09.2021 read under `4b.` in all four readings and its issue date misread in every one
+ * (16.02 7016), went to review as unreadable (heldout-385b/284).
+ */
+export function expiryAgreedWithoutIssue(readings: readonly TextFieldsReading[]): string | null {
+  const agreed = readings.map((r) => r.labelledExpiryAlone).filter((d): d is string => d !== null);
+  const expiry = agreed[0];
+  if (expiry === undefined || agreed.length < 2 || agreed.some((d) => d !== expiry)) return null;
+  const seesLater = (r: TextFieldsReading) =>
+    r.fields.expiryDate !== null || r.dates.some((d) => d.iso > expiry) || r.beyond.some((d) => d.label !== 'issue' && d.label !== 'birth');
+  return readings.some(seesLater) ? null : expiry;
 }
 
 /** Whether readings of one side's printed expiry (null: none read) disagree on whether it is past `today` (ISO date). */

@@ -506,6 +506,42 @@ describe('init fields steer parsing', async () => {
     const grey = fieldsFromText('08.09.1958\nRS7585757\nDate of issve\n06.04.2024\nDate of expiry\n21.03.2029', now);
     expect(withFieldsOf(block, inked, grey).expiryDate).toBe('2029-03-21');
   });
+  it('an issue date less than a year before a past date makes that date no expiry (a valid one misread)', () => {
+    // heldout-385b/089: 4b. 04.01.2029 read 04.01.2020, its label lost; issued 09.03.2019, 301 days before.
+    const licence = (expiry: string) => `3. 27.01.2002 POLAND\n4a. 09.03.2019 :\n— i ${expiry} :\n5. 50365051566`;
+    expect(fieldsFromText(licence('04.01.2020'), now).expiryDate).toBeNull();
+    // A year's document expires the day before the issue date's anniversary: that is an expiry.
+    expect(fieldsFromText(licence('08.03.2020'), now).expiryDate).toBe('2020-03-08');
+  });
+  it('a past expiry read under its label with no issue date is claimed only where two readings or more agree on it', async () => {
+    const { expiryAgreedWithoutIssue } = await import('../../src/pipeline/vision-pipeline.js');
+    // heldout-385b/284: an expired licence, its issue date misread in every reading (16.02 7016).
+    const texts = [
+      '1. FERREIRA\n5. ANAIS JOAO\n) 3. 25.08.1973 CZECHIA\n4a. 16.0" "016\n4b. 23.09.2021 |\n5. 06637867113',
+      '1. FERREIRA\n5. ANAIS JOAO\n5. 25.08.1973 CZECHIA\n4a. 16.02 7016\n4b. 23.09.2021\n5. 06637867113',
+    ];
+    const readings = texts.map((t) => readTextFields(t, now));
+    expect(readings.map((r) => [r.fields.expiryDate, r.labelledExpiryAlone])).toEqual([
+      [null, '2021-09-23'],
+      [null, '2021-09-23'],
+    ]);
+    expect(expiryAgreedWithoutIssue(readings)).toBe('2021-09-23');
+    // One reading alone may have misread a valid expiry's year: not claimed.
+    expect(expiryAgreedWithoutIssue(readings.slice(0, 1))).toBeNull();
+    // Readings that disagree on it, or one that read a later date or a date ahead labelled an expiry: not claimed.
+    const other = readTextFields(texts[1]!.replace('23.09.2021', '23.09.2024'), now);
+    expect(expiryAgreedWithoutIssue([readings[0]!, other])).toBeNull();
+    const later = readTextFields(`${texts[1]}\n12.11.2023`, now);
+    expect(expiryAgreedWithoutIssue([...readings, later])).toBeNull();
+    const ahead = readTextFields(texts[1]!.replace('4b. 23.09.2021', '4b. 23.09.2021\n4b. 23.09.2081'), now);
+    expect(ahead.beyond.map((d) => d.label)).toEqual(['expiry', 'issue']);
+    expect(expiryAgreedWithoutIssue([readings[0]!, ahead])).toBeNull();
+    // An issue date read within a year before it: that reading claims nothing alone, and the past date is no agreed expiry.
+    const soon = readTextFields(texts[1]!.replace('4a. 16.02 7016', '4a. 16.02.2021'), now);
+    expect(soon.labelledExpiryAlone).toBeNull();
+    // The label is needed: unlabelled, two dates decades apart are a birth and an issue date as often.
+    expect(readTextFields('25.08.1973\n23.09.2021', now).labelledExpiryAlone).toBeNull();
+  });
   it('a date more than 20 years and a half ahead is a misreading, no expiry', () => {
     expect(fieldsFromText('Date of birth 22.07.1995\nDate of expiry 22.07.3095', now)).toMatchObject({
       dateOfBirth: '1995-07-22',
