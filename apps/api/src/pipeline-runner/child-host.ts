@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   ownFatalHandlers(); // again: loading the models may have installed theirs
   process.on('message', (m: ToChild) => {
     if (m.type !== 'run') return;
-    pipeline.run(m.request, buffers(m.images)).then(
+    pipeline.run(m.request, buffers(m.images), m.hints).then(
       (outcome) => send({ type: 'result', runId: m.runId, outcome }),
       (err: unknown) =>
         send({

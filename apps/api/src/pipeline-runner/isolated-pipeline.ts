@@ -242,11 +242,20 @@ export class IsolatedPipeline implements VerificationPipeline {
         run.settle({ kind: 'exit', message: child.fatal ?? 'pipeline child exited' });
         return;
       }
-      const message: ToChild = { type: 'run', runId, request, images };
+      const message: ToChild = { type: 'run', runId, request, images, hints: { alone: this.aloneIn(child) } };
       child.proc.send(message, (err) => {
         if (err) child.kill();
       });
     });
+  }
+
+  /**
+   * Whether `child`'s run is the only one: no other child holds a run (or is reserved for one)
+   * and none waits for a child. Its pipeline may then use cores the others would (`RunHints`).
+   * Only this pool is seen: API processes sharing one machine do not see each other's runs.
+   */
+  private aloneIn(child: Child): boolean {
+    return this.waiters.length === 0 && [...this.children].every((c) => c === child || c.exited || !c.run);
   }
 
   private spawn(): Child {

@@ -1,8 +1,8 @@
 import type { FailureCode } from '@service/contract';
-import type { PipelineRequest, VerificationImages, VerificationOutcome } from '../pipeline/pipeline.js';
+import type { PipelineRequest, RunHints, VerificationImages, VerificationOutcome } from '../pipeline/pipeline.js';
 
 /** Messages between the API process and a pipeline child (IPC, structured clone). */
-export type ToChild = { type: 'run'; runId: number; request: PipelineRequest; images: VerificationImages };
+export type ToChild = { type: 'run'; runId: number; request: PipelineRequest; images: VerificationImages; hints: RunHints };
 
 export type FromChild =
   | { type: 'ready' }
@@ -15,6 +15,6 @@ export type FromChild =
 /** A pipeline module for the child: its default export builds the pipeline once per child. */
 export interface PipelineModule {
   createPipeline(): Promise<{
-    run(request: PipelineRequest, images: VerificationImages): Promise<VerificationOutcome>;
+    run(request: PipelineRequest, images: VerificationImages, hints?: RunHints): Promise<VerificationOutcome>;
   }>;
 }

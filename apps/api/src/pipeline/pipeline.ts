@@ -16,6 +16,16 @@ export interface VerificationImages {
   liveness: { anchor: Buffer; steps: { step: number; pose: string; frames: Buffer[] }[] } | null;
 }
 
+/**
+ * What the caller knows of the machine while a run goes: `alone`, no other verification runs
+ * beside it, so cores that would idle may read ahead (a text page binarised and as it is at once,
+ * where one at a time the second reading waits on the first, and is sometimes not needed).
+ * Under load every core is taken, and a reading not needed would slow the others: none is then.
+ */
+export interface RunHints {
+  alone?: boolean;
+}
+
 /** Nothing read from the document (or all of it erased): every field null. Frozen: shared. */
 export const NO_FIELDS: Readonly<FieldsExtracted> = Object.freeze({
   fullName: null,

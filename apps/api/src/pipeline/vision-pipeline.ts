@@ -37,6 +37,7 @@ import { levelledTextPage, OcrEngine, textPage, type TextReading } from './ocr.j
 import {
   NO_FIELDS,
   type PipelineRequest,
+  type RunHints,
   type VerificationImages,
   type VerificationOutcome,
   type VerificationPipeline,
@@ -81,7 +82,7 @@ export class VisionPipeline implements VerificationPipeline {
     return { kind: this.ocr.kind, pids: this.ocr.enginePids() };
   }
 
-  async run(v: PipelineRequest, images: VerificationImages): Promise<VerificationOutcome> {
+  async run(v: PipelineRequest, images: VerificationImages, hints: RunHints = {}): Promise<VerificationOutcome> {
     const times: StageTimes = { decode: 0, quality: 0, ocr: 0, mrz: 0, faces: 0, liveness: 0 };
     const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
       const start = performance.now();
@@ -125,7 +126,8 @@ export class VisionPipeline implements VerificationPipeline {
       }),
     };
 
-    const upright = await this.judge(v, images, { front, back, turn: 0, asTaken: front }, selfieWork, { times, timed });
+    const clock = { times, timed };
+    const upright = await this.judge(v, images, { front, back, turn: 0, asTaken: front }, selfieWork, clock, hints);
     if (!upright.worthTurning) return upright.outcome;
     // A document photographed on its side or upside down (a card laid the wrong way on the desk,
     // a phone held sideways without an orientation tag) reads as nothing: it is read again turned
@@ -136,7 +138,7 @@ export class VisionPipeline implements VerificationPipeline {
       if (checkFirst && !uprightAndSure(await timed('faces', () => this.faces.analyse(turnedFront, QUICK_LOOK_SIDE, { embedding: false }))))
         continue;
       const doc = { front: turnedFront, back: back && (await turned(back, turn)), turn, asTaken: front };
-      const judged = await this.judge(v, images, doc, selfieWork, { times, timed });
+      const judged = await this.judge(v, images, doc, selfieWork, clock, hints);
       if (judged.documentOcr > best.documentOcr) best = judged;
       if (!judged.worthTurning) break;
     }
@@ -155,6 +157,7 @@ export class VisionPipeline implements VerificationPipeline {
     doc: { front: DecodedImage; back: DecodedImage | null; turn: Turn; asTaken: DecodedImage },
     selfieWork: SelfieWork,
     clock: { times: StageTimes; timed: <T>(stage: keyof StageTimes, work: () => Promise<T>) => Promise<T> },
+    hints: RunHints,
   ): Promise<{ outcome: VerificationOutcome; documentOcr: number; worthTurning: boolean; documentFace: FaceResult | null }> {
     const { front, back } = doc;
     const { times, timed } = clock;
@@ -213,7 +216,7 @@ export class VisionPipeline implements VerificationPipeline {
       for (const side of mrzSides(v.documentType, { docFront: front, docBack: back })) {
         // What the side's quad is looked for around, should its zone need squaring up: the front's portrait.
         const onSide = side === front ? docFaceFound.then((f) => (f ? regionOf(f.box) : MIDDLE)) : Promise.resolve(MIDDLE);
-        mrz = await timed('mrz', () => this.readMrz(side, onSide));
+        mrz = await timed('mrz', () => this.readMrz(side, onSide, zoneMissed));
         if (mrz) break;
       }
       if (mrz) return { mrz, text: NO_TEXT, otherTexts: [] };
@@ -230,16 +233,44 @@ export class VisionPipeline implements VerificationPipeline {
       if (zone && (!v.submittedFullName || zoneNameServes(v.submittedFullName, zone))) return { mrz: zone, text: NO_TEXT, otherTexts: [] };
       return { mrz, text: printed.reading, otherTexts: printed.others };
     };
+    const read = async (on: GreyPage, binarise: boolean) => {
+      const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
+      return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text, r.unsureWords) } : r;
+    };
+    // Alone on the machine (`RunHints`), a page's reading as it is starts with its binarised one,
+    // on the text engine's other worker: one at a time, the second waited for the first (0.2-0.5 s
+    // a page, up to three pages a side: the slowest twentieth of the verifications). Where the
+    // first settles the side, the second's reading is dropped.
+    const bothWays = (on: GreyPage) => {
+      const inked = read(on, true);
+      const ahead = hints.alone ? read(on, false) : null;
+      ahead?.catch(() => {}); // awaited where needed, and its failure then fails the run
+      return { inked, grey: () => ahead ?? read(on, false) };
+    };
+    // The side's page for its printed text and the page's first two readings, made once. The
+    // portrait, whose texture reads as junk letters beside the fields, is blanked; then the text
+    // lines are levelled (a card photographed askew reads as noise), on the side as the zone stage
+    // levelled it (the same turn, done once per run). The face the blank was drawn around keeps it
+    // within the portrait's printed edges (portrait-edges.ts). Alone on the machine, this starts
+    // while the zone is still looked for, once its first look missed (`readMrz`): the zone found,
+    // its readings are dropped; not found (a printed card, a zone too small or askew to read: the
+    // slowest twentieth of the verifications), the text reading has the page's two readings under way.
+    let sidePage: Promise<SidePage> | null = null;
+    const firstPage = () =>
+      (sidePage ??= (async () => {
+        const turn = await timed('ocr', () => this.skewOf(front));
+        const portrait = await docFaceFound;
+        const blank = portrait ? portraitRegion(portrait.box) : undefined;
+        const face = portrait ? regionOf(portrait.box) : undefined;
+        const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
+        return { turn, blank, face, page, ways: bothWays(page) };
+      })());
+    const zoneMissed = hints.alone ? () => void firstPage().catch(() => {}) : undefined;
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
     // `enough`: a first reading that needs no other (only when nothing has read the text yet).
     let printedReading: Promise<PrintedReadings> | null = null;
     const readPrinted = (enough?: (r: TextReading) => boolean) => (printedReading ??= readPrintedText(enough));
     const readPrintedText = async (enough?: (r: TextReading) => boolean): Promise<PrintedReadings> => {
-      // The portrait, whose texture reads as junk letters beside the fields, is blanked; then the
-      // text lines are levelled (a card photographed askew reads as noise).
-      const turn = await timed('ocr', () => this.skewOf(front));
-      const portrait = await docFaceFound;
-      const blank = portrait ? portraitRegion(portrait.box) : undefined;
       // Ink judged against its surroundings reads shadows, dim rooms and tinted cards, but turns a
       // fine background pattern into noise: when that reading is unsure or finds no surname, the
       // plain grey picture is read too, and the one with more fields (then more confidence) wins.
@@ -248,14 +279,7 @@ export class VisionPipeline implements VerificationPipeline {
       // with more fields, then more confidence.
       // Printed text has no check digit: where it misread the typed name in a known way (a letter
       // the recogniser cannot read, a dropped space) the reading is repaired before any parsing.
-      // On the side as the zone stage levelled it (the same turn, done once per run).
-      // The face the blank was drawn around keeps it within the portrait's printed edges (portrait-edges.ts).
-      const face = portrait ? regionOf(portrait.box) : undefined;
-      const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
-      const read = async (on: GreyPage, binarise: boolean) => {
-        const r = await timed('ocr', () => this.ocr.readPage(on, { binarise }));
-        return v.submittedFullName ? { ...r, text: repairOcrReading(v.submittedFullName, r.text, r.unsureWords) } : r;
-      };
+      const { turn, blank, face, ways: side } = await firstPage();
       const better = (a: TextReading, b: TextReading) =>
         nameIn(a) - nameIn(b) || fieldsIn(a.text) - fieldsIn(b.text) || a.confidence - b.confidence;
       // A second reading of part of the side (its block, or the document squared up) replaces a weak
@@ -274,7 +298,7 @@ export class VisionPipeline implements VerificationPipeline {
       };
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
-      const inked = await read(page, true);
+      const inked = await side.inked;
       if (enough?.(inked)) return { reading: inked, others: [] };
       const settled = Boolean(inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review);
       // A past expiry is read twice before it rejects: one digit misread (02/01/2029 read
@@ -282,7 +306,7 @@ export class VisionPipeline implements VerificationPipeline {
       // document to a person (`printedExpiryInDoubt`).
       const inkedExpiry = settled ? expiryOf(inked) : null;
       if (inkedExpiry !== null && inkedExpiry >= today) return { reading: inked, others: [] };
-      const grey = await read(page, false);
+      const grey = await side.grey();
       if (enough?.(grey)) return { reading: grey, others: [inked] };
       const [best, other] = settled || better(grey, inked) <= 0 ? [inked, grey] : [grey, inked];
       // Both readings read one surname by its label, and it is another family name altogether: the
@@ -312,8 +336,9 @@ export class VisionPipeline implements VerificationPipeline {
         const squaredPage = await timed('ocr', () =>
           levelledTextPage(squared.image, { blank: portraitRegion(boxOf(squaredFace)), face: squaredFace, turnedBy: 0 }),
         );
-        for (const binarise of [true, false]) {
-          const reading = await read(squaredPage, binarise);
+        const squaredWays = bothWays(squaredPage);
+        for (const next of [() => squaredWays.inked, squaredWays.grey]) {
+          const reading = await next();
           if (keptOver(reading, best)) {
             squaredKept = reading;
             break;
@@ -338,8 +363,9 @@ export class VisionPipeline implements VerificationPipeline {
       );
       const onBlock: TextReading[] = [];
       // Binarised, then (when that is not kept) as it is, as the whole side was.
-      for (const binarise of [true, false]) {
-        const reading = await read(blockPage, binarise);
+      const blockWays = bothWays(blockPage);
+      for (const next of [() => blockWays.inked, blockWays.grey]) {
+        const reading = await next();
         // The whole side's readings stay as the others: a date the block lost may be in either.
         if (weak && keptOver(reading, best) && !(squaredKept && better(squaredKept, reading) >= 0))
           return { reading, others: [best, other, ...onSquare, ...(squaredKept ? [squaredKept] : [])] };
@@ -559,7 +585,8 @@ export class VisionPipeline implements VerificationPipeline {
    * printed text was read. The squared-up side is read for any zone line seen: a zone whose lines
    * converge under perspective is read in pieces, its fillers cut into `<C<5<5<`.
    */
-  private async readMrz(side: DecodedImage, onSide: Promise<Region>): Promise<MrzFields | null> {
+  /** `missed`: called once the side's bottom shows no zone (the likeliest place missed: more looks follow). */
+  private async readMrz(side: DecodedImage, onSide: Promise<Region>, missed?: () => void): Promise<MrzFields | null> {
     const level = await this.levelled(side);
     let zoneSeen = false;
     let fillersSeen = false;
@@ -580,6 +607,7 @@ export class VisionPipeline implements VerificationPipeline {
     const bottomText = await read(level, MRZ_BOTTOM);
     const bottom = parsed(bottomText);
     if (bottom) return bottom;
+    missed?.();
     const band = await findMrzBand(level);
     const bandText = band && (zoneSeen || band.top < MRZ_BOTTOM) ? await read(level, band) : null;
     const found = bandText === null ? null : parsed(bandText);
@@ -615,6 +643,21 @@ export class VisionPipeline implements VerificationPipeline {
     if (!level) this.levels.set(side, (level = this.skewOf(side).then((d) => (d ? straighten(side, d) : side))));
     return level;
   }
+}
+
+/** A page read both ways: binarised, and as it is (`grey`, started with the first where the run is alone). */
+interface TwoWays {
+  inked: Promise<TextReading>;
+  grey: () => Promise<TextReading>;
+}
+
+/** A side prepared for its printed text: its turn, the portrait's blank and face, the page and its first readings. */
+interface SidePage {
+  turn: number;
+  blank: Region | undefined;
+  face: Region | undefined;
+  page: GreyPage;
+  ways: TwoWays;
 }
 
 /** A printed reading as document_ocr scores it (its confidence and fields found, `fieldsIn` counting six), before the face. */

@@ -37,6 +37,15 @@ describe('isolated pipeline (child processes with a budget)', () => {
     expect(pipeline.pids()).not.toContain(process.pid);
   });
 
+  it('a run is told whether it is alone (its pipeline may then read ahead on idle cores); one beside another is not', async () => {
+    expect(await pipeline.run(request('hints'), images)).toMatchObject({ reasons: ['alone:true'] });
+    const first = pipeline.run(request('hints'), images);
+    await new Promise((r) => setTimeout(r, 100));
+    const second = pipeline.run(request('hints'), images);
+    expect((await first).reasons).toEqual(['alone:true']);
+    expect((await second).reasons).toEqual(['alone:false']);
+  });
+
   it("children run with glibc's allocator told to return large buffers (memory comes back)", async () => {
     expect(await pipeline.run(request('env'), images)).toMatchObject({ reasons: ['arenas:2:mmap:131072'] });
   });
