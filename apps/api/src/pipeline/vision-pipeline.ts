@@ -244,7 +244,9 @@ export class VisionPipeline implements VerificationPipeline {
     const bothWays = (on: GreyPage) => {
       const inked = read(on, true);
       const ahead = hints.alone ? read(on, false) : null;
-      ahead?.catch(() => {}); // awaited where needed, and its failure then fails the run
+      // Awaited where needed, and a failure then fails the run; a page started ahead may never be
+      // (the zone found): its failure is no unhandled rejection.
+      for (const r of [inked, ahead]) r?.catch(() => {});
       return { inked, grey: () => ahead ?? read(on, false) };
     };
     // The side's page for its printed text and the page's first two readings, made once. The

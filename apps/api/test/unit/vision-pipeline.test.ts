@@ -740,18 +740,44 @@ describe('readings a document does not need are not made', () => {
 });
 
 describe('a passport smaller in the frame', () => {
-  it('filling about half of a desk photo, turned 6 degrees: the MRZ band is found and read', async () => {
+  const onDesk = async () => {
     const page = await sharp(await passport())
       .resize(900)
       .toBuffer();
-    const onDesk = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#5d4a3a' } })
+    return sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#5d4a3a' } })
       .composite([{ input: page, left: 380, top: 60 }])
       .rotate(6, { background: '#5d4a3a' })
       .jpeg({ quality: 85 })
       .toBuffer();
-    const r = await run('Ana Lucía Martínez García', onDesk, await astronautSelfie());
+  };
+  it('filling about half of a desk photo, turned 6 degrees: the MRZ band is found and read', async () => {
+    const r = await run('Ana Lucía Martínez García', await onDesk(), await astronautSelfie());
     expect(r.scores.document_ocr).toBe(1);
     expect(r.fieldsExtracted.documentNumber).toBe('PAB123456');
+  }, 120_000);
+
+  it('alone on the machine, its printed page is read ahead once the bottom shows no zone; that reading failing, unawaited, harms nothing', async () => {
+    // The zone is found in its band: the page read ahead is never awaited. A rejection nobody
+    // handles ends a pipeline child (child-host.ts), and the verification on it with it.
+    const ocr = (pipeline as unknown as { ocr: OcrEngine }).ocr;
+    const page = vi.spyOn(ocr, 'readPage').mockRejectedValue(new Error('text engine gone'));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const r = await pipeline.run(
+        verification('Ana Lucía Martínez García'),
+        { docFront: await onDesk(), docBack: null, selfie: await astronautSelfie(), liveness: null },
+        { alone: true },
+      );
+      expect(r.fieldsExtracted.documentNumber).toBe('PAB123456');
+      await expect.poll(() => page.mock.calls.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      await new Promise((res) => setTimeout(res, 100));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      page.mockRestore();
+    }
   }, 120_000);
 });
 
