@@ -356,7 +356,11 @@ for (let i = 0; i < N; i++) {
   await page.setViewportSize({ width: sw, height: sh });
   await page.setContent(selfieScene(cls === 'other_face' ? (face === 'collins' ? 'hopper' : 'collins') : face, sw, sh));
   fs.writeFileSync(path.join(outDir, `${id}.selfie.jpg`), await page.screenshot({ type: 'jpeg', quality: int(70, 92) }));
-  const typed = cls === 'other_surname' ? `${p.given} ${pick(OTHER_SURNAMES)}` : typedVariant(p);
+  // Another family name: never one part of the person's own double surname (Moreau for
+  // Dupont-Moreau is the person's name shortened, as name-match.ts accepts: twenty-fifth/x047).
+  const ownParts = p.surname.toUpperCase().split(/[- ]/);
+  const others = OTHER_SURNAMES.filter((o) => !ownParts.includes(o.toUpperCase()));
+  const typed = cls === 'other_surname' ? `${p.given} ${pick(others)}` : typedVariant(p);
   const documentType =
     rnd() < 0.3 ? null : { passport: 'passport', id_td1: 'national_id', id_printed: 'national_id', licence: 'drivers_license' }[kind];
   cases.push({
