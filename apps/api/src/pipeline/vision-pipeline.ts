@@ -247,7 +247,7 @@ export class VisionPipeline implements VerificationPipeline {
       // Awaited where needed, and a failure then fails the run; a page started ahead may never be
       // (the zone found): its failure is no unhandled rejection.
       for (const r of [inked, ahead]) r?.catch(() => {});
-      return { inked, grey: () => ahead ?? read(on, false) };
+      return { inked: () => inked, grey: () => ahead ?? read(on, false) };
     };
     // The side's page for its printed text and the page's first two readings, made once. The
     // portrait, whose texture reads as junk letters beside the fields, is blanked; then the text
@@ -265,7 +265,7 @@ export class VisionPipeline implements VerificationPipeline {
         const blank = portrait ? portraitRegion(portrait.box) : undefined;
         const face = portrait ? regionOf(portrait.box) : undefined;
         const page = await timed('ocr', async () => levelledTextPage(await this.levelled(front), { blank, face, turnedBy: turn }));
-        return { turn, blank, face, page, ways: bothWays(page) };
+        return { turn, blank, face, ways: bothWays(page) };
       })());
     const zoneMissed = hints.alone ? () => void firstPage().catch(() => {}) : undefined;
     // Read at most once per run: a licence's early reading serves the MRZ-name check too.
@@ -300,7 +300,7 @@ export class VisionPipeline implements VerificationPipeline {
       };
       // A settled reading without an expiry date still has the other read: a date the one lost
       // (to a glare spot, a shadow) is often in the other, and validity is never judged unseen.
-      const inked = await side.inked;
+      const inked = await side.inked();
       if (enough?.(inked)) return { reading: inked, others: [] };
       const settled = Boolean(inked.confidence >= 0.6 && printedFields(inked.text).surname && nameIn(inked) >= POLICY.nameMatch.review);
       // A past expiry is read twice before it rejects: one digit misread (02/01/2029 read
@@ -339,7 +339,7 @@ export class VisionPipeline implements VerificationPipeline {
           levelledTextPage(squared.image, { blank: portraitRegion(boxOf(squaredFace)), face: squaredFace, turnedBy: 0 }),
         );
         const squaredWays = bothWays(squaredPage);
-        for (const next of [() => squaredWays.inked, squaredWays.grey]) {
+        for (const next of [squaredWays.inked, squaredWays.grey]) {
           const reading = await next();
           if (keptOver(reading, best)) {
             squaredKept = reading;
@@ -366,7 +366,7 @@ export class VisionPipeline implements VerificationPipeline {
       const onBlock: TextReading[] = [];
       // Binarised, then (when that is not kept) as it is, as the whole side was.
       const blockWays = bothWays(blockPage);
-      for (const next of [() => blockWays.inked, blockWays.grey]) {
+      for (const next of [blockWays.inked, blockWays.grey]) {
         const reading = await next();
         // The whole side's readings stay as the others: a date the block lost may be in either.
         if (weak && keptOver(reading, best) && !(squaredKept && better(squaredKept, reading) >= 0))
@@ -647,18 +647,17 @@ export class VisionPipeline implements VerificationPipeline {
   }
 }
 
-/** A page read both ways: binarised, and as it is (`grey`, started with the first where the run is alone). */
+/** A page read both ways: binarised (started at once), and as it is (`grey`, started with it where the run is alone). */
 interface TwoWays {
-  inked: Promise<TextReading>;
+  inked: () => Promise<TextReading>;
   grey: () => Promise<TextReading>;
 }
 
-/** A side prepared for its printed text: its turn, the portrait's blank and face, the page and its first readings. */
+/** A side prepared for its printed text: its turn, the portrait's blank and face, and its page's first readings. */
 interface SidePage {
   turn: number;
   blank: Region | undefined;
   face: Region | undefined;
-  page: GreyPage;
   ways: TwoWays;
 }
 
