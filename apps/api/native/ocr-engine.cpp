@@ -1,8 +1,11 @@
 // A long-lived Tesseract reader for the pipeline's OCR (src/pipeline/native-ocr.ts drives it).
 //
-//   ocr-engine <tessdata-dir> <language> [name=value ...]
+//   ocr-engine <tessdata-dir> <language> [max_words=N] [name=value ...]
 //
-// Loads the model once, then reads pages from stdin until it closes. Native Tesseract reads a page
+// Loads the model once, then reads pages from stdin until it closes. `max_words`: a page whose
+// layout holds more words than N is not recognised and reads as nothing (confidence 0, no words,
+// no text). Its layout is found first (a tenth of a page's time); recognising costs about 14 ms a
+// word, and a page of hundreds is texture (a fabric, a screen's moire) taken for letters. Native Tesseract reads a page
 // in about a third of the time tesseract.js (the same engine compiled to WebAssembly) takes, and a
 // process per page would spend most of that loading the model again.
 //
@@ -48,6 +51,17 @@ static void writeFrame(const std::string &payload) {
   fflush(stdout);
 }
 
+// The words the page's layout holds (before any is recognised).
+static long layoutWords(tesseract::TessBaseAPI &api) {
+  std::unique_ptr<tesseract::PageIterator> it(api.AnalyseLayout());
+  long n = 0;
+  if (it) {
+    do n++;
+    while (it->Next(tesseract::RIL_WORD));
+  }
+  return n;
+}
+
 // Pages are bounded by the pipeline (at most 2000 px wide); this only refuses nonsense.
 static const uint32_t MAX_SIDE = 20000;
 
@@ -64,6 +78,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ocr-engine: cannot load the %s model from %s\n", argv[2], argv[1]);
     return 1;
   }
+  long maxWords = 0;  // 0: every page recognised
   for (int i = 3; i < argc; i++) {
     const char *eq = strchr(argv[i], '=');
     if (!eq) {
@@ -71,6 +86,10 @@ int main(int argc, char **argv) {
       return 2;
     }
     std::string name(argv[i], eq - argv[i]);
+    if (name == "max_words") {
+      maxWords = strtol(eq + 1, nullptr, 10);
+      continue;
+    }
     if (!api.SetVariable(name.c_str(), eq + 1)) {
       fprintf(stderr, "ocr-engine: unknown setting %s\n", name.c_str());
       return 2;
@@ -95,6 +114,12 @@ int main(int argc, char **argv) {
     }
     api.SetImage(pixels.data(), (int)width, (int)height, 1, (int)width);
     api.SetSourceResolution(72);
+    if (maxWords > 0 && layoutWords(api) > maxWords) {
+      api.Clear();
+      writeFrame("0\n0\n");
+      continue;
+    }
+    // Recognize reuses the layout just found (FindLines keeps its blocks until the next image).
     if (api.Recognize(nullptr) != 0) {
       fprintf(stderr, "ocr-engine: recognition failed\n");
       return 1;

@@ -26,6 +26,8 @@ export interface NativeReaderOptions {
   language: string;
   /** Tesseract settings, as `SetVariable` takes them. */
   settings?: Record<string, string>;
+  /** A page whose layout holds more words is not recognised and reads as nothing (`ocr-engine.cpp`). */
+  maxWords?: number;
 }
 
 interface Pending {
@@ -57,7 +59,12 @@ class NativeReaderProcess {
   }
 
   static start(opts: NativeReaderOptions): Promise<NativeReaderProcess> {
-    const args = [opts.tessdataDir, opts.language, ...Object.entries(opts.settings ?? {}).map(([k, v]) => `${k}=${v}`)];
+    const args = [
+      opts.tessdataDir,
+      opts.language,
+      ...(opts.maxWords ? [`max_words=${opts.maxWords}`] : []),
+      ...Object.entries(opts.settings ?? {}).map(([k, v]) => `${k}=${v}`),
+    ];
     // One thread per reader: the pool is the parallelism, and OpenMP's threads only contend with it.
     const proc = spawn(opts.binary ?? NATIVE_OCR_ENGINE, args, { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: 'pipe' });
     const reader = new NativeReaderProcess(proc);

@@ -86,6 +86,16 @@ export const UNSURE_WORD_CONFIDENCE = 80;
 const TEXT_WIDTH = 1600;
 
 /**
+ * A text page whose layout holds more words than this is texture, not a document: a fabric
+ * binarised into specks, a screen's moire. Tesseract recognises about 14 ms a word here, and such
+ * a page of 300-1,100 "words" took 2.5-5.9 s to read junk at confidence 0.2-0.4, where a document's
+ * pages held at most 139 (401 pages of retired heldout-b499). Such a page reads as nothing; the
+ * side's other reading (grey or binarised) reads it. Native engine only: tesseract.js finds no
+ * layout apart.
+ */
+export const MAX_PAGE_WORDS = 200;
+
+/**
  * Tesseract readers started once per process and reused: the eng model for free text, the OCR-B
  * model restricted to the MRZ alphabet for zones. Native Tesseract reads a page in about a third
  * of tesseract.js's time (docs/pipeline.md); both read the same models with the same settings.
@@ -118,12 +128,12 @@ export class OcrEngine {
       tessedit_pageseg_mode: String(PSM.SINGLE_BLOCK),
       ...noInverse,
     };
-    const start = (count: number, language: string, settings: Record<string, string>): Promise<PageReader> =>
+    const start = (count: number, language: string, settings: Record<string, string>, maxWords?: number): Promise<PageReader> =>
       kind === 'native'
-        ? NativePageReader.start(count, { tessdataDir, language, settings })
+        ? NativePageReader.start(count, { tessdataDir, language, settings, maxWords })
         : WasmPageReader.start(count, { tessdataDir, language, settings });
     const [text, mrz] = await Promise.allSettled([
-      start(opts.textWorkers ?? Math.max(1, os.availableParallelism()), 'eng', noInverse),
+      start(opts.textWorkers ?? Math.max(1, os.availableParallelism()), 'eng', noInverse, MAX_PAGE_WORDS),
       start(opts.mrzWorkers ?? 1, 'ocrb', mrzSettings),
     ]);
     if (text.status === 'rejected' || mrz.status === 'rejected') {

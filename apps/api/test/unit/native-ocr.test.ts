@@ -59,6 +59,20 @@ describe('chosenOcrEngine: OCR_ENGINE', () => {
   });
 });
 
+const GRID_WORDS = ['MARCH', 'APRIL', 'RIVER', 'STONE', 'GREEN', 'NORTH', 'SOUTH', 'WATER', 'LIGHT', 'PAPER'];
+
+/** A grey page of `rows` lines of ten words each (a page of many words, as texture reads). */
+async function wordGrid(rows: number): Promise<GreyPage> {
+  const line = GRID_WORDS.join(' ');
+  const lines = Array.from(
+    { length: rows },
+    (_, r) => `<text x="20" y="${40 + r * 44}" font-family="DejaVu Sans" font-size="28">${line}</text>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="${60 + rows * 44}"><rect width="100%" height="100%" fill="#fff"/>${lines}</svg>`;
+  const { data, info } = await sharp(Buffer.from(svg)).greyscale().extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  return { pixels: data, width: info.width, height: info.height };
+}
+
 // Built wherever the build could (Debian as root); in CI it must have been.
 describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('the native engine processes', () => {
   let reader: NativePageReader;
@@ -153,6 +167,38 @@ describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('the native 
       expect(e.kind).toBe('native');
     } finally {
       await e.stop();
+    }
+  });
+});
+
+describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('a page of more words than the engine recognises (maxWords)', () => {
+  let reader: NativePageReader;
+  beforeAll(async () => {
+    reader = await NativePageReader.start(1, {
+      tessdataDir: NATIVE_TESSDATA_DIR,
+      language: 'eng',
+      settings: { tessedit_do_invert: '0' },
+      maxWords: 40,
+    });
+  }, 30_000);
+  afterAll(() => reader?.stop());
+
+  it('reads as nothing (not recognised), and a page under the line is read as ever', async () => {
+    const many = await reader.read(await wordGrid(6));
+    expect(many).toEqual({ confidence: 0, words: [], text: '' });
+    const few = await reader.read(await wordGrid(3));
+    expect(few.words.length).toBe(30);
+    expect(few.text).toContain('RIVER STONE');
+    // The same page read by an engine without the line: the same reading (the layout found first is the one recognised).
+    const plain = await NativePageReader.start(1, {
+      tessdataDir: NATIVE_TESSDATA_DIR,
+      language: 'eng',
+      settings: { tessedit_do_invert: '0' },
+    });
+    try {
+      expect(await plain.read(await wordGrid(3))).toEqual(few);
+    } finally {
+      await plain.stop();
     }
   });
 });
