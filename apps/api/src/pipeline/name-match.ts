@@ -879,6 +879,17 @@ export function zoneSurnameNearTyped(typed: string, mrz: DocumentName): boolean 
   return typedForms.some((t) => substringDistance(t, zone) <= Math.min(3, Math.floor(t.length / 3)));
 }
 
+/**
+ * Whether two readings of a printed surname read the same name: the same letters in zone form
+ * (spaces aside: O BRIAIN and OBRIAIN), or one letter apart in a name of five letters or more (Ç
+ * read C in one reading and G in the other: GONCALVES, GONGALVES; a stray letter before it, D
+ * COLLINS). A shorter name one letter apart may be two different misreadings of a third (NEI, WEI).
+ */
+export function sameSurnameRead(a: string, b: string): boolean {
+  const [x, y] = [zoneForm(a), zoneForm(b)];
+  return x === y || (Math.min(x.length, y.length) >= 5 && editDistance(x, y, 1) <= 1);
+}
+
 /** The fewest edits that turn `needle` into some substring of `hay` (Sellers' approximate matching). */
 function substringDistance(needle: string, hay: string): number {
   let prev = new Array<number>(hay.length + 1).fill(0);

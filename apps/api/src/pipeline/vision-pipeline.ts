@@ -27,6 +27,7 @@ import {
   nameMatchScore,
   repairOcrReading,
   sameAsZoneName,
+  sameSurnameRead,
   sameAsZoneSurname,
   typedGivenNamesInText,
   nameFloorInText,
@@ -346,6 +347,9 @@ export class VisionPipeline implements VerificationPipeline {
             break;
           }
           onSquare.push(reading);
+          // Squared up, it reads the surname one of the side's readings read, another family's:
+          // nothing more is read (the side's two readings had disagreed on it: D COLLINS, nothing).
+          if (v.submittedFullName && otherSurnameAgreed(v.submittedFullName, [inked, grey, ...onSquare])) break;
         }
       }
       // The first reading, or the squared-up one where it was kept, with every other reading as a
@@ -356,6 +360,9 @@ export class VisionPipeline implements VerificationPipeline {
           : { reading: best, others: [other, ...onSquare, ...more] };
       // Squared up, the document read settles the name, the fields and the expiry: nothing for the block to add.
       if (squaredKept && settles({ reading: squaredKept, others: [] })) return outcome();
+      // Nor where two readings agree on another family name (`otherSurnameAgreed`): the block would read it once more.
+      const readSoFar = [inked, grey, ...onSquare, ...(squaredKept ? [squaredKept] : [])];
+      if (v.submittedFullName && otherSurnameAgreed(v.submittedFullName, readSoFar)) return outcome();
       const block = (weak || expiryLost) && blank ? await timed('ocr', () => documentRegion(front, blank)) : null;
       if (!block || !blank) return outcome();
       // The block keeps the blank as drawn: narrowed to the portrait's edge there too, it read
@@ -752,14 +759,23 @@ function printedNameIn(
 }
 
 /**
- * Whether two readings of a side read the same surname by its label, and it is no typed word (or
- * two joined) within a misreading (`zoneSurnameNearTyped`): the document is another family's.
+ * Whether two readings of a side read the same surname by its label (`sameSurnameRead`: one letter
+ * apart at most in a longer name), and neither is a typed word (or two joined) within a misreading
+ * (`zoneSurnameNearTyped`): the document is another family's.
  */
 export function sameOtherSurname(typed: string, a: TextReading, b: TextReading): boolean {
   const [first, second] = [a, b].map((r) => printedFields(r.text).surname);
   return Boolean(
-    first && second && normalizeName(first) === normalizeName(second) && !zoneSurnameNearTyped(typed, { surname: first, givenNames: '' }),
+    first &&
+    second &&
+    sameSurnameRead(first, second) &&
+    ![first, second].some((surname) => zoneSurnameNearTyped(typed, { surname, givenNames: '' })),
   );
+}
+
+/** Whether some two of a side's readings agree on another family name (`sameOtherSurname`). */
+export function otherSurnameAgreed(typed: string, readings: readonly TextReading[]): boolean {
+  return readings.some((a, i) => readings.slice(i + 1).some((b) => sameOtherSurname(typed, a, b)));
 }
 
 /** The words of a reading the recogniser was unsure of, normalised as names are. */

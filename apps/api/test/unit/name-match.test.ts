@@ -9,6 +9,7 @@ import {
   nameInTextScore,
   nameMatchScore,
   normalizeName,
+  sameSurnameRead,
   typedGivenNamesInText,
 } from '../../src/pipeline/name-match.js';
 import {
@@ -711,5 +712,20 @@ describe('a printed given name read as another letter where the user typed a mar
     ['Kateřina Haddad', { surname: 'SCHRODER', givenNames: 'KATEFINA' }, 0.3],
   ])('typed %s against %o: %s', (typed, doc, expected) => {
     expect(nameMatchScore(typed, doc)).toBeCloseTo(expected, 5);
+  });
+});
+
+describe('sameSurnameRead: two readings of one printed surname', () => {
+  it('are the same name: the same letters, spaces and marks aside, or one letter apart in five or more', () => {
+    expect(sameSurnameRead('O BRIAIN', 'OBRIAIN')).toBe(true);
+    expect(sameSurnameRead('GONÇALVES', 'GONCALVES')).toBe(true);
+    expect(sameSurnameRead('GONGALVES', 'GONCALVES')).toBe(true);
+    expect(sameSurnameRead('D COLLINS', 'COLLINS')).toBe(true);
+  });
+  it('are not, two letters apart, or one apart in a short name', () => {
+    expect(sameSurnameRead('GONGALVEZ', 'GONCALVES')).toBe(false);
+    expect(sameSurnameRead('NEI', 'WEI')).toBe(false);
+    expect(sameSurnameRead('LUND', 'LUNA')).toBe(false);
+    expect(sameSurnameRead('HADDAD', 'MARCHAND')).toBe(false);
   });
 });
