@@ -2,12 +2,14 @@
 //
 //   ocr-engine <tessdata-dir> <language> [max_words=N] [name=value ...]
 //
-// Loads the model once, then reads pages from stdin until it closes. `max_words`: a page whose
-// layout holds more words than N is not recognised and reads as nothing (confidence 0, no words,
-// no text). Its layout is found first (a tenth of a page's time); recognising costs about 14 ms a
-// word, and a page of hundreds is texture (a fabric, a screen's moire) taken for letters. Native Tesseract reads a page
+// Loads the model once, then reads pages from stdin until it closes. Native Tesseract reads a page
 // in about a third of the time tesseract.js (the same engine compiled to WebAssembly) takes, and a
 // process per page would spend most of that loading the model again.
+//
+// `max_words`: a page whose layout holds more words than N is not recognised and reads as nothing
+// (confidence 0, no words, no text). Its layout is found first (a tenth of a page's time);
+// recognising costs about 14 ms a word, and a page of hundreds is texture (a fabric, a screen's
+// moire) taken for letters.
 //
 // Every integer is unsigned 32-bit little-endian.
 //   in:  width, height, then width*height bytes of 8-bit grey, row by row (72 dpi, as our PNGs say)
