@@ -27,8 +27,8 @@ import {
   nameMatchScore,
   repairOcrReading,
   sameAsZoneName,
-  sameSurnameRead,
   sameAsZoneSurname,
+  sameSurnameRead,
   typedGivenNamesInText,
   nameFloorInText,
   zoneNameInText,
@@ -764,18 +764,16 @@ function printedNameIn(
  * (`zoneSurnameNearTyped`): the document is another family's.
  */
 export function sameOtherSurname(typed: string, a: TextReading, b: TextReading): boolean {
-  const [first, second] = [a, b].map((r) => printedFields(r.text).surname);
-  return Boolean(
-    first &&
-    second &&
-    sameSurnameRead(first, second) &&
-    ![first, second].some((surname) => zoneSurnameNearTyped(typed, { surname, givenNames: '' })),
-  );
+  return otherSurnameAgreed(typed, [a, b]);
 }
 
-/** Whether some two of a side's readings agree on another family name (`sameOtherSurname`). */
+/** Whether some two of a side's readings agree on another family name (`sameOtherSurname`); each reading's surname is parsed once. */
 export function otherSurnameAgreed(typed: string, readings: readonly TextReading[]): boolean {
-  return readings.some((a, i) => readings.slice(i + 1).some((b) => sameOtherSurname(typed, a, b)));
+  const others = readings.flatMap((r) => {
+    const surname = printedFields(r.text).surname;
+    return surname && !zoneSurnameNearTyped(typed, { surname, givenNames: '' }) ? [surname] : [];
+  });
+  return others.some((a, i) => others.slice(i + 1).some((b) => sameSurnameRead(a, b)));
 }
 
 /** The words of a reading the recogniser was unsure of, normalised as names are. */
