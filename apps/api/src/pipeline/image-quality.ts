@@ -24,6 +24,17 @@ export type QualityProblem = 'blurry_image' | 'image_too_dark' | 'glare' | 'low_
  */
 export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfie: 256 };
 
+/**
+ * A document photo narrower than SHARPNESS_WIDTH / SMALL_DOCUMENT_SCALE is measured at this share
+ * of its width, so its grain is averaged as a large photo's is. At full size a 480 x 640 photo's
+ * grain, kept by a fine JPEG, made defocus look sharp: a passport out of focus by 0.5% of the frame
+ * measured 103 against a line of 80 (retired heldout-a64f/081), one by 0.9% 152, while a sharp card
+ * in the same frame measured 75 (its print a small part of the picture). Tuning seeds
+ * study-blur-1 to -4 (about 230 documents in frames 480 to 800 px wide, each photographed sharp and
+ * defocused by 0.4-0.9%): sharp ones 123 or more at this share, defocused ones 51 or less (docs/pipeline.md, forty-eighth round).
+ */
+export const SMALL_DOCUMENT_SCALE = 0.6;
+
 export interface ImageQuality {
   /**
    * Variance of the Laplacian's edges (`edgeVariance`: sensor noise taken out) of the grey image
@@ -116,9 +127,13 @@ export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
   },
 };
 
-/** The width blur is measured at: a selfie's long side at SHARPNESS_WIDTH, whichever way the camera was held. */
-function sharpnessWidth(kind: ImageKind, width: number, height: number): number {
-  return kind === 'selfie' ? Math.round(SHARPNESS_WIDTH.selfie * Math.min(1, width / height)) : SHARPNESS_WIDTH[kind];
+/**
+ * The width blur is measured at: a selfie's long side at SHARPNESS_WIDTH, whichever way the camera
+ * was held; a document at SHARPNESS_WIDTH, or at SMALL_DOCUMENT_SCALE of a narrower photo's width.
+ */
+export function sharpnessWidth(kind: ImageKind, width: number, height: number): number {
+  if (kind === 'selfie') return Math.round(SHARPNESS_WIDTH.selfie * Math.min(1, width / height));
+  return Math.min(SHARPNESS_WIDTH.document, Math.round(width * SMALL_DOCUMENT_SCALE));
 }
 
 /**

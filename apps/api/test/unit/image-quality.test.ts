@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { burntOutShare, fadesAsHalo, portraitAround, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
-import { judgeQuality, measureQuality } from '../../src/pipeline/image-quality.js';
+import { judgeQuality, measureQuality, sharpnessWidth } from '../../src/pipeline/image-quality.js';
 import { buildCase } from '../../src/eval/eval-set.js';
 import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
 import { checkSetPhoto } from '../helpers/check-set.js';
@@ -296,6 +296,13 @@ describe('image quality, judged per kind with its own reasons', () => {
       ['blurry_image'],
       "a blurred pale card: defocus fades its blank paper's edge as a halo would (it was glare, its blur unreported)",
     ],
+    [
+      'heldout-a64f',
+      81,
+      ['blurry_image'],
+      'a passport at 480 x 640 out of focus by 0.5% of the frame, its grain kept by a fine JPEG (at full size it measured sharp)',
+    ],
+    ['heldout-a64f', 94, [], 'a TD2 card at 640 x 480 in focus, its grain as strong (noise 6.4)'],
   ])('%s case %i: %j (%s)', { timeout: 60_000 }, async (seed, index, problems) => {
     // Retired held-out seeds' cases are tuning data now (docs/pipeline.md, "Splits").
     const c = await buildCase(seed.startsWith('dev') ? 'dev' : 'heldout', index, seed);
@@ -379,6 +386,15 @@ describe('image quality, judged per kind with its own reasons', () => {
     expect(judgeQuality(sideways, 'selfie').problems).toEqual([]);
     // A blur of 0.8% of its width, the least of the evaluation set's blurred selfies, still is blurry upright.
     expect(judgeQuality(await soft(720, 1280, 0.008 * 720), 'selfie').problems).toEqual(['blurry_image']);
+  });
+
+  it("a small document photo is measured for blur at 0.6 of its width (its grain averaged as a large photo's); a selfie as before", () => {
+    expect(sharpnessWidth('document', 480, 640)).toBe(288);
+    expect(sharpnessWidth('document', 640, 480)).toBe(384);
+    expect(sharpnessWidth('document', 853, 480)).toBe(512);
+    expect(sharpnessWidth('document', 1024, 768)).toBe(512);
+    expect(sharpnessWidth('selfie', 480, 640)).toBe(192);
+    expect(sharpnessWidth('selfie', 640, 480)).toBe(256);
   });
 
   it('a well-lit VGA selfie (480 x 640 and 640 x 480) is fine; 320 x 240 is low_resolution', async () => {
