@@ -43,15 +43,20 @@ export class PipelineUnavailableError extends Error {}
 
 /** The failure code of a verification whose pipeline child died mid-run. */
 /**
- * glibc's allocator settings for a child, unless the operator set their own. With its defaults,
- * libvips' and Tesseract's large short-lived buffers stay in per-thread arenas after they are
- * freed: a child grew to about 595 MB after 50 mixed runs, and to about 405 MB with at most two
- * arenas and buffers over 128 KiB mapped (returned to the system when freed), at the same speed.
+ * glibc's allocator settings for a child (and the OCR engines it starts), unless the operator set
+ * their own. With its defaults, libvips' and Tesseract's large short-lived buffers stay in
+ * per-thread arenas after they are freed: a child grew to about 595 MB after 50 mixed runs. Two
+ * arenas bound that. Buffers over 4 MiB are mapped (returned to the system when freed); smaller
+ * ones, a page's pixels (1600 x 1200 grey is 1.9 MB) among them, are reused from the heap. Mapped
+ * from 128 KiB up, as until the forty-eighth round, every such buffer was a fresh mapping, faulted
+ * in and zeroed page by page: on 220 held-out cases one at a time, p50 764 -> 611 ms and p95
+ * 1,712 -> 1,367 ms at 4 MiB, for children working at 650-670 MB instead of 550-620
+ * (docs/operations.md, "Memory of the pipeline").
  */
 const CHILD_ALLOCATOR = {
   MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '131072',
-  MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_MMAP_THRESHOLD_: String(4 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(8 * 1024 * 1024),
 } as const;
 
 export const PIPELINE_CRASHED: FailureCode = 'pipeline_crashed';
@@ -59,12 +64,14 @@ export const PIPELINE_CRASHED: FailureCode = 'pipeline_crashed';
 /**
  * A child whose resident set (its OCR engines' included) exceeds this share of its memory budget
  * after a run is replaced, so memory a hostile image took comes back. The line must sit above an
- * ordinary child's working set, or children are replaced after most runs and each replacement
- * costs 1.6-2.1 s of CPU loading its models: with the face models on onnxruntime (about 85 MB more
- * per child) a child works at 500-530 MB, and at 50% (512 MB) 12 children served 75 runs of the
- * evaluation set where 2 would have (docs/pipeline.md, forty-third round).
+ * ordinary child's working set, or children are replaced again and again, and a replacement costs
+ * twice: 2 s of CPU loading its models beside the runs going on, and the spare that takes over
+ * runs cold (its first run 2-3 s, the next few 0.3-0.6 s slower). At 60% (614 MB) a child working
+ * at 550-590 MB went over it every 35-65 runs one at a time (the five replacements of 220 runs put
+ * a dozen runs in the slowest twentieth); a child now works at 650-670 MB (`CHILD_ALLOCATOR`), and
+ * at 75% none was replaced in 220 runs (docs/operations.md, forty-eighth round).
  */
-export const RECYCLE_SHARE = 0.6;
+export const RECYCLE_SHARE = 0.75;
 
 /**
  * V8 flags of a child. Its own heap is capped (native memory, sharp's and the models', is watched
