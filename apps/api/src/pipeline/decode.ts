@@ -82,22 +82,51 @@ export function fromDecoded(img: DecodedImage): Sharp {
 /** Each decoded image's grey pixels, converted on first request (`greyOf`). */
 const greys = new WeakMap<DecodedImage, Promise<GreyPage>>();
 
+/** The side of a picture holding every 8-bit sRGB colour once (4096 x 4096 = 2^24). */
+const EVERY_COLOUR_SIDE = 4096;
+
+let greyTable: Promise<Buffer> | null = null;
+
+/**
+ * libvips' own grey of every 8-bit sRGB colour, index `r << 16 | g << 8 | b`: a picture of all
+ * 2^24 colours converted once per process (about 0.3 s and 16 MiB). libvips turns sRGB to B_W
+ * through linear light in floats, one pixel at a time (15-30 ms of CPU for a 2048 px picture,
+ * three to four pictures a run); a pixel's grey is then one lookup, the same byte (decode.test.ts),
+ * in 6 ms. Started with the pipeline (`prepareGreyTable`), so no run waits for it.
+ */
+export function prepareGreyTable(): Promise<Buffer> {
+  greyTable ??= (async () => {
+    const every = Buffer.allocUnsafe(EVERY_COLOUR_SIDE * EVERY_COLOUR_SIDE * 3);
+    for (let colour = 0, i = 0; colour < 1 << 24; colour++) {
+      every[i++] = colour >> 16;
+      every[i++] = (colour >> 8) & 255;
+      every[i++] = colour & 255;
+    }
+    return sharp(every, { raw: { width: EVERY_COLOUR_SIDE, height: EVERY_COLOUR_SIDE, channels: 3 } })
+      .greyscale()
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+  })();
+  return greyTable;
+}
+
 /**
  * The decoded image as one grey channel at its decoded size, converted once per image. sharp turns
  * a picture grey before it extracts, resizes or blurs it, so every grey product of an image is its
  * grey extracted, resized or blurred: the same bytes (decode.test.ts), with one colour conversion
- * per image (libvips' sRGB to B_W passes through linear light in floats: 15-20 ms a 2048 px
- * picture) where each stage made its own.
+ * per image where each stage made its own; the conversion is libvips' own, looked up (`prepareGreyTable`).
  */
 export function greyOf(img: DecodedImage): Promise<GreyPage> {
   let grey = greys.get(img);
   if (!grey) {
-    grey = fromDecoded(img)
-      .greyscale()
-      .extractChannel(0)
-      .raw()
-      .toBuffer({ resolveWithObject: true })
-      .then(({ data, info }) => ({ pixels: data, width: info.width, height: info.height }));
+    grey = prepareGreyTable().then((table) => {
+      const n = img.pixelWidth * img.pixelHeight;
+      const rgb = img.pixels;
+      const pixels = Buffer.allocUnsafe(n);
+      for (let i = 0, k = 0; i < n; i++, k += 3) pixels[i] = table[(rgb[k]! << 16) | (rgb[k + 1]! << 8) | rgb[k + 2]!]!;
+      return { pixels, width: img.pixelWidth, height: img.pixelHeight };
+    });
     greys.set(img, grey);
   }
   return grey;

@@ -3,6 +3,7 @@ import {
   cropDecoded,
   decodeImage,
   ImageDecodeError,
+  prepareGreyTable,
   regionWithin,
   straighten,
   type DecodedImage,
@@ -70,7 +71,11 @@ export class VisionPipeline implements VerificationPipeline {
   private readonly levels = new WeakMap<DecodedImage, Promise<DecodedImage>>();
 
   static async start(opts: { ocrWorkers?: number; now?: () => Date } = {}): Promise<VisionPipeline> {
-    const [ocr, faces] = await Promise.all([OcrEngine.start({ textWorkers: opts.ocrWorkers, mrzWorkers: 1 }), FaceThread.start()]);
+    const [ocr, faces] = await Promise.all([
+      OcrEngine.start({ textWorkers: opts.ocrWorkers, mrzWorkers: 1 }),
+      FaceThread.start(),
+      prepareGreyTable(),
+    ]);
     return new VisionPipeline(ocr, faces, opts.now ?? (() => new Date()));
   }
 

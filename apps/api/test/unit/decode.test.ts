@@ -230,6 +230,28 @@ describe('greyOf: one colour conversion per decoded image', () => {
     expect(greyOf(img)).toBe(greyOf(img));
   });
 
+  it("is libvips' own conversion to the byte, looked up: a photo, and noise over every channel's full range", async () => {
+    const noise = await decodeImage(
+      await sharp({
+        create: {
+          width: 1200,
+          height: 900,
+          channels: 3,
+          background: { r: 128, g: 128, b: 128 },
+          noise: { type: 'gaussian', mean: 128, sigma: 90 },
+        },
+      })
+        .png()
+        .toBuffer(),
+    );
+    for (const img of [await photo(), noise]) {
+      const byLibvips = await rgb(img).greyscale().extractChannel(0).raw().toBuffer();
+      const grey = await greyOf(img);
+      expect(grey).toMatchObject({ width: img.pixelWidth, height: img.pixelHeight });
+      expect(grey.pixels.equals(byLibvips)).toBe(true);
+    }
+  });
+
   it('greyRegionAsTaken reads a region of an image decoded at its size from the same grey', async () => {
     const img = await photo();
     const region = { left: 300, top: 250, width: 400, height: 300 };
