@@ -188,21 +188,16 @@ describe('cropDecoded and regionWithin: a document block read on its own', () =>
 });
 
 describe('greyOf: one colour conversion per decoded image', () => {
+  // Gaussian noise over every channel, about a background colour.
+  const noisy = (width: number, height: number, background: { r: number; g: number; b: number }, sigma: number) =>
+    sharp({ create: { width, height, channels: 3, background, noise: { type: 'gaussian', mean: 128, sigma } } });
   // A photo-like picture: colour gradients, noise and print, at a size the pipeline decodes.
   const photo = async () => {
     const card = await sharp(await textCard(900, 560))
       .tint({ r: 200, g: 170, b: 120 })
       .toBuffer();
     return decodeImage(
-      await sharp({
-        create: {
-          width: 1500,
-          height: 1100,
-          channels: 3,
-          background: { r: 90, g: 120, b: 60 },
-          noise: { type: 'gaussian', mean: 128, sigma: 40 },
-        },
-      })
+      await noisy(1500, 1100, { r: 90, g: 120, b: 60 }, 40)
         .composite([{ input: card, left: 260, top: 210 }])
         .jpeg({ quality: 80 })
         .toBuffer(),
@@ -231,19 +226,7 @@ describe('greyOf: one colour conversion per decoded image', () => {
   });
 
   it("is libvips' own conversion to the byte, looked up: a photo, and noise over every channel's full range", async () => {
-    const noise = await decodeImage(
-      await sharp({
-        create: {
-          width: 1200,
-          height: 900,
-          channels: 3,
-          background: { r: 128, g: 128, b: 128 },
-          noise: { type: 'gaussian', mean: 128, sigma: 90 },
-        },
-      })
-        .png()
-        .toBuffer(),
-    );
+    const noise = await decodeImage(await noisy(1200, 900, { r: 128, g: 128, b: 128 }, 90).png().toBuffer());
     for (const img of [await photo(), noise]) {
       const byLibvips = await rgb(img).greyscale().extractChannel(0).raw().toBuffer();
       const grey = await greyOf(img);
