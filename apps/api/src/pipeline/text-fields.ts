@@ -40,6 +40,15 @@ const MONTH_NAME_DATE = new RegExp(
 );
 
 /**
+ * A date whose month is JAN, JUN or JUL with its J lost, or read as a bracket or a bar, its thin
+ * hook the first stroke the recogniser drops (15 JUN 2006 read 15 UN 2006 and 15)UN 2006 on an
+ * expired licence: heldout-a180/083, its issue date lost, its expiry unread). What is left of
+ * these three names is no other month's, and it is matched only between a day and a year.
+ */
+const J_MONTHS: Record<string, string> = { AN: '01', UN: '06', UL: '07' };
+const J_LOST_DATE = /(?<![0-9])(\d{1,2})(?:[ ./-][)\]|]?|[)\]|])(AN|UN|UL)[ ./-]?(\d{4})\b/g;
+
+/**
  * Whether a document issued on `issue` could expire on `expiry`: documents are valid for one year
  * (a residence permit; its expiry the day before the issue date's anniversary, or a few days off
  * it) to 15 (a licence), a few for 20. A past expiry ten months after the issue date or 24 years
@@ -204,7 +213,8 @@ export function readTextFields(text: string, now: Date, country: string | null =
       .replace(MONTH_NAME_DATE, (_, d: string, mon: string, y: string) => {
         // Written as ISO: unambiguous whatever order the country uses.
         return ` ${y}-${MONTHS[mon.replace(/0/g, 'O')]!}-${d.padStart(2, '0')} `;
-      }),
+      })
+      .replace(J_LOST_DATE, (_, d: string, mon: string, y: string) => ` ${y}-${J_MONTHS[mon]!}-${d.padStart(2, '0')} `),
     monthFirst,
   );
   const read = [...withMonthNumbers.matchAll(NUMERIC_DATE)]

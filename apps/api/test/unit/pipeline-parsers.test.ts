@@ -667,6 +667,16 @@ describe('init fields steer parsing', async () => {
     // No space or mark between the day and the month: a document number, not a date.
     expect(fieldsFromText('No AB12MAR2031\nDOB 01 JAN 1990', now)).toMatchObject({ documentNumber: 'AB12MAR2031', expiryDate: null });
   });
+  it('a month-name date whose J was lost or read as a bracket (15 UN 2006, 15)UN 2006) is still a date, between a day and a year only', () => {
+    // Held-out a180/083, an expired licence as read: its issue date's J lost, its expiry's label 4b. read ab.
+    const licence = 'DRIVING LICENCE DENMARK\n1 MUNOZ\n2 METTE\n5 08NOV1999 DENMARK\nAY JN ce 15 UN 2006\nab. 26 APR 2021\n5. 520321395';
+    expect(fieldsFromText(licence, now)).toMatchObject({ dateOfBirth: '1999-11-08', expiryDate: '2021-04-26' });
+    expect(fieldsFromText('4a. 15)UN 2006\n4b. 14 JUN 2031', now).expiryDate).toBe('2031-06-14');
+    expect(fieldsFromText('DOB 03 UL 1990\nEXP 9 AN 2030', now)).toMatchObject({ dateOfBirth: '1990-07-03', expiryDate: '2030-01-09' });
+    // Other letters, or the tail without a day before it or a year after it: no date.
+    expect(fieldsFromText('DOB 03 UK 1990\nEXP 9 ON 2030', now)).toMatchObject({ dateOfBirth: null, expiryDate: null });
+    expect(fieldsFromText('UNION 2030\nEXP UN 2030\nEXP 12 UNITED 2030', now).expiryDate).toBeNull();
+  });
   it("a zone the page's reading got is used when every check digit holds, the reading that bears out the typed name first", async () => {
     const { zoneInReadings } = await import('../../src/pipeline/vision-pipeline.js');
     const reading = (text: string) => ({ text, confidence: 0.5, unsureWords: [] });
