@@ -559,7 +559,7 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
  * Letters the printed-text recogniser misreads, and what it reads instead: Ł (typed L, no class
  * for it) is read T, or E (EUCJA); Þ (typed TH) is read P or B (BORA); Ü (typed U) II, or I;
  * Ø (typed O) @, G (SGNDERGAARD) or E (SEREN); Ç (typed C) G; Ã (typed A) D (JODO); Ñ (typed N)
- * FI (NUFIEZ); ß (typed SS) LL, L or B. No check digit stands behind printed
+ * FI (NUFIEZ) or IL (NUILEZ); ß (typed SS) LL, L or B. No check digit stands behind printed
  * text, so a read word that equals a typed word except where such a letter was read as its
  * stand-in is taken as the typed word. Nothing else changes: another surname differs elsewhere.
  * A stand-in that is itself a letter of names (G, E, L, B, D) counts only when the typed name holds
@@ -581,6 +581,8 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'O', read: 'G', only: /ø/i },
   { typed: 'O', read: 'E', only: /ø/i },
   { typed: 'N', read: 'FI' },
+  // In a serif face the tilde's stroke joins the N's first stem: NÚÑEZ read NUILEZ (heldout-a180/109).
+  { typed: 'N', read: 'IL' },
   // J's hook lost in small print: read as I (WOJCIK read WOICIK: heldout-58be/063), or with the I
   // of Dutch IJ as one stroke (VAN DIJK read VAN DIK: 58be/275; both in review).
   { typed: 'J', read: 'I' },
