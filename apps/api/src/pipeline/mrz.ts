@@ -321,12 +321,22 @@ export function parseMrz(lines: readonly string[], now = new Date()): MrzFields 
     // MARTINEZ<GARCIA<<JUERGEN<MARIA< for three): only a run of fillers at the end is padding.
     nameTruncated: !padding && field.length > 0 && !field.endsWith('<<'),
     ...alternativesOf(result.format, lines, surname, f.nationality ?? raw('nationality')),
-    ...((result.format !== 'TD1' && (codeRebuilt || !FIRST_LINE_START.test(lines[0] ?? ''))) ||
+    ...((result.format !== 'TD1' && (codeRebuilt || !FIRST_LINE_START.test(lines[0] ?? '') || stateUnknown(result))) ||
     surname.replace(/[^A-Z]/g, '').length < SURE_SURNAME_LETTERS ||
     digitInSurname(field)
       ? { surnameUnsure: true }
       : {}),
   };
+}
+
+/**
+ * A passport's or TD2 card's issuing state as read is no state's code (the `mrz` package's list):
+ * letters of its start were lost or run into the surname (`P<TU IDQVIST` for `P<TURLINDQVIST`,
+ * read TUI and DQVIST: heldout-a180/071, a genuine user in review). The surname after it says
+ * nothing then (`surnameUnsure`); the check digits do not cover it.
+ */
+function stateUnknown(result: NonNullable<ReturnType<typeof parse>>): boolean {
+  return result.details.some((d) => d.field === 'issuingState' && !d.valid);
 }
 
 /**

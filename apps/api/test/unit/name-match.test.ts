@@ -11,6 +11,7 @@ import {
   normalizeName,
   sameSurnameRead,
   typedGivenNamesInText,
+  typedSurnameInText,
 } from '../../src/pipeline/name-match.js';
 import {
   mrzMisreadOf,
@@ -532,6 +533,39 @@ describe("printedNameOfUnsureZone (a zone whose surname as read says nothing: th
     const name = { surname: 'HORVATH', givenNames: 'OONA SOFIE ANA' };
     expect(printedNameOfUnsureZone({ documentNumber: 'K899696' }, name, page.replace('SK8996961', 'K899696'))).toBe(true);
     expect(printedNameOfUnsureZone({ documentNumber: 'K899696' }, name, page.replace('SK8996961', 'K899697'))).toBe(false);
+  });
+});
+
+describe('typedSurnameInText (a zone whose surname says nothing, a reading of the print without its labels)', () => {
+  // heldout-a180/071: the block's reading of a passport page, its labels lost, its zone read DQVIST.
+  const block = '8 PASAPORTE - PASSPORT TORKVE RB\n§ LINDQVIST\n8 MARY JOSE\nCa 07 JUN 1997 2 i !\n“8 LR7975896 eo\n';
+  it.each([
+    ['the typed surname printed', 'Mary Jose Lindqvist', 'MARY JOSE', block, 'LINDQVIST'],
+    ['typed surname first', 'Lindqvist Mary', 'MARY JOSE', block, 'LINDQVIST'],
+    // Transliterated either way (Ø typed, OE or O printed).
+    ['a typed mark the print spells out', 'Øydis Sørensen', 'OEYDIS', 'SOERENSEN\nOEYDIS', 'SOERENSEN'],
+    ['two typed surnames printed', 'Ana Martínez García', 'ANA', 'MARTINEZ GARCIA\nANA', 'MARTINEZ GARCIA'],
+    // Another family name printed (another person's document), or the typed surname misread: none.
+    ['another surname printed', 'Mary Jose Lindberg', 'MARY JOSE', block, null],
+    ['the surname misread', 'Mary Jose Lindqvist', 'MARY JOSE', block.replace('LINDQVIST', 'LINDQUIST'), null],
+    // The zone's given names and particles are no surname; words under five letters are left out.
+    ['only given names printed', 'Mary Jose Lindqvist', 'MARY JOSE', 'MARY JOSE\nLR7975896', null],
+    ['a short surname', 'Mary Li', 'MARY', 'LI\nMARY', null],
+    ['a particle', 'Fatima van Dijk', 'FATIMA', 'VAN DUK\nFATIMA', null],
+    // A given name the zone cut at the field's end (M for METTE), or one typed between the others,
+    // is no surname (study seed c49/013: another surname typed, O BRIAIN printed).
+    ['a given name the zone cut', 'Aurélie Brünhilde Mette Da Silva', 'AURELIE BRUENHILDE M', 'O BRIAIN\nAURELIE BRUNHILDE METTE', null],
+    ['a given name typed between others', 'Aurélie Mette Brünhilde Silva', 'AURELIE BRUENHILDE', 'O BRIAIN\nAURELIE METTE BRUNHILDE', null],
+  ])('%s', (_what, typed, zoneGiven, text, expected) => {
+    expect(typedSurnameInText(typed, zoneGiven, text)).toBe(expected);
+  });
+  it('the surname found, the zone given names weighed with it: another person named otherwise does not pass', () => {
+    const surname = typedSurnameInText('Anna Lindqvist', 'MARY JOSE', block);
+    expect(surname).toBe('LINDQVIST');
+    expect(nameMatchScore('Anna Lindqvist', { surname: surname!, givenNames: 'MARY JOSE' })).toBeLessThan(POLICY.nameMatch.review);
+    expect(nameMatchScore('Mary Jose Lindqvist', { surname: surname!, givenNames: 'MARY JOSE' })).toBeGreaterThanOrEqual(
+      POLICY.nameMatch.review,
+    );
   });
 });
 

@@ -299,6 +299,16 @@ describe('findMrzLines with dropped fillers', () => {
       .map((c) => parseMrz(c, NOW))
       .find(Boolean);
     expect(garbled).toMatchObject({ documentNumber: 'SK8996961', givenNames: 'OONA SOFIE ANA', surnameUnsure: true });
+    // heldout-a180/071, a passport's zone as read: `P<TURLINDQVIST` read `P<TU IDQVIST`, the state
+    // TUI (no state's code) and the surname DQVIST; the state read as a code, the surname is sure.
+    const shiftedState = findMrzCandidates(
+      '440 P<TU IDQVIST<<MARY<JOSE<<<<<<<<<<<<<<<<<<<EF\nLR79758963TUR9706073F3212079<<<<<<<<<<<<<<06 <',
+    )
+      .map((c) => parseMrz(c, NOW))
+      .find(Boolean);
+    expect(shiftedState).toMatchObject({ documentNumber: 'LR7975896', surname: 'DQVIST', surnameUnsure: true });
+    const [t1, t2] = composeTd3({ ...person, issuingState: 'TUR', nationality: 'TUR', surname: 'LINDQVIST' });
+    expect(parseMrz([t1, t2], NOW)?.surnameUnsure).toBeUndefined();
     // heldout-981c/078: a glare spot over the surname, one letter of CELIK left.
     const cut = findMrzCandidates('4P<ITA< K<<ANA<JOAO<ANNE<MARIE<<<<<<<<<<<<<\n41FZ61794827ITA0007010F3302015<<<<<<<<<<<<<<08 I')
       .map((c) => parseMrz(c, NOW))
