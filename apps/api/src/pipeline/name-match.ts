@@ -628,6 +628,10 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   // Ã (typed A) is read as d, its tilde taken for the stem: a printed João read Jodo, twice on
   // cards drawn differently (heldout-106d/026, rejected; check set tenth/x060).
   { typed: 'A', read: 'D', only: /ã/i },
+  // Typed without its tilde (Joao, as most keyboards write it), the Portuguese -ÃO read -DO all
+  // the same: a printed João read Jodo (study seed c49/249, a genuine user in review). No name
+  // ends in -DO where another ends in -AO on the same stem.
+  { typed: 'AO', read: 'DO' },
   // ß (typed SS once normalised) is read as LL, L or B: Weiß printed, WEILL or WEIB read.
   { typed: 'SS', read: 'LL', only: /ß/ },
   { typed: 'SS', read: 'L', only: /ß/ },
