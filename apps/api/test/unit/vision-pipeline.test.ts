@@ -253,6 +253,22 @@ describe('printed fields lost by both readings of a side', () => {
   }, 120_000);
 });
 
+describe('the forty-ninth round: a month whose J was lost, a zone whose issuing state is no code', () => {
+  it('an expired licence whose issue date lost its J (15 UN 2006): rejected as expired, not in review unread', async () => {
+    // Retired held-out a180/083: only the birth and expiry dates were read, 21.5 years apart.
+    const { c, r } = await runRetiredCase('heldout-a180', 83);
+    expect(r.fieldsExtracted.expiryDate).toBe(c.document.expiry);
+    expect(r.verdict).toBe('rejected');
+    expect(r.reasons).toEqual(['document_expired']);
+  }, 120_000);
+  it("a passport whose zone read the state TUI and the surname DQVIST: the print's LINDQVIST, read without its labels, approves", async () => {
+    // Retired held-out a180/071: in review at 0.7, the print read LINDQUIST where its labels were read.
+    const { r } = await runRetiredCase('heldout-a180', 71);
+    expect(r.verdict).toBe('approved');
+    expect(r.fieldsExtracted).toMatchObject({ fullName: 'MARY JOSE LINDQVIST', documentNumber: 'LR7975896' });
+  }, 120_000);
+});
+
 describe("a zone the page's readings got, and dates by their labels", () => {
   const runCase = (index: number) => runRetiredCase('heldout-767d', index);
   it("a tilted TD2 card whose zone the zone reader missed is read from the page's zone: approved, its fields checked", async () => {
