@@ -499,17 +499,25 @@ export function nameFloorInText(typed: string, score: number, readings: readonly
   return readings.some((r) => typedWordInText(typed, r.text)) ? Math.max(score, rejectLine) : score;
 }
 
+/** A text's words (normalised), each by itself and folded (`foldTransliteration`), to the word as printed. */
+function printedWords(text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const w of normalizeName(text).split(' ')) for (const form of [foldTransliteration(w), w]) words.set(form, w);
+  return words;
+}
+
+/** A typed word's forms, as typed (normalised) and ICAO-transliterated: one word each, or none. */
+function typedWordForms(raw: string): string[] {
+  return [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' '));
+}
+
 /**
  * Whether a word of the typed name, five letters or more, is a word of the text as typed (or
  * transliterated, either way): part of the name is printed there, whatever the rest reads. Short
  * words are left out, as junk words read from a pattern match them by chance.
  */
 export function typedWordInText(typed: string, text: string): boolean {
-  const doc = new Set(
-    normalizeName(text)
-      .split(' ')
-      .flatMap((w) => [w, foldTransliteration(w)]),
-  );
+  const doc = printedWords(text);
   return [normalizeName(typed), icaoTransliteration(typed)].some((form) =>
     form.split(' ').some((t) => t.length >= 5 && !PARTICLES.has(t) && (doc.has(t) || doc.has(foldTransliteration(t)))),
   );
@@ -524,16 +532,14 @@ export function typedWordInText(typed: string, text: string): boolean {
  * surname, and the zone's given names are weighed with it.
  */
 export function typedSurnameInText(typed: string, zoneGivenNames: string, text: string): string | null {
-  // Each word of the text by itself and folded, to the word as printed.
-  const doc = new Map<string, string>();
-  for (const w of normalizeName(text).split(' ')) for (const form of [foldTransliteration(w), w]) doc.set(form, w);
+  const doc = printedWords(text);
   // The zone's given names, the last perhaps cut at the field's end (AURELIE<BRUENHILDE<M for METTE).
   const given = normalizeName(zoneGivenNames).split(' ').filter(Boolean);
   const isGiven = (f: string) =>
     [f, foldTransliteration(f)].some((form) => given.some((g, i) => form === g || (i === given.length - 1 && form.startsWith(g))));
   const words = withPrefixLettersJoined(typed)
     .split(/[\s,]+/)
-    .map((raw) => [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' ')))
+    .map(typedWordForms)
     .filter((forms) => forms.length > 0 && !forms.some((f) => PARTICLES.has(f)));
   const found: { at: number; printed: string }[] = [];
   words.forEach((forms, at) => {
@@ -575,7 +581,7 @@ export function typedGivenNamesInText(typed: string, surname: string, text: stri
     .filter((w) => w.length >= 2 && !surnameWords.has(w));
   const found: string[] = [];
   for (const raw of typed.split(/[\s,]+/)) {
-    const forms = [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' '));
+    const forms = typedWordForms(raw);
     if (!forms.length || forms.some((f) => PARTICLES.has(f) || surnameWords.has(f))) continue;
     let best: { word: string; sim: number } | null = null;
     for (const w of words) {

@@ -505,8 +505,11 @@ export class VisionPipeline implements VerificationPipeline {
       if (mrz.surnameUnsure) {
         for (const reading of [printedReading, ...printed.others]) {
           // A reading whose labels were lost: the typed surname as it prints it (`typedSurnameInText`).
-          const surname = typedSurnameInText(typed, mrz.givenNames, reading.text);
-          const name = printedNameIn(typed, reading) ?? (surname ? { surname, givenNames: mrz.givenNames } : null);
+          const byTypedSurname = () => {
+            const surname = typedSurnameInText(typed, mrz.givenNames, reading.text);
+            return surname ? { surname, givenNames: mrz.givenNames } : null;
+          };
+          const name = printedNameIn(typed, reading) ?? byTypedSurname();
           if (!name || !printedNameOfUnsureZone(mrz, name, reading.text)) continue;
           takeNameReadOtherwise(typed, name.givenNames.trim() ? name : { ...name, givenNames: mrz.givenNames });
         }
