@@ -1,5 +1,5 @@
 import { greyProduct, type DecodedImage, type Region } from './decode.js';
-import { apply, homography } from './homography.js';
+import { apply, homography } from '@service/contract';
 
 /** A point in pixels of the decoded image. */
 export type Point = [number, number];

@@ -12,7 +12,7 @@ import type { FaceResult } from './faces.js';
  * Sign convention, in unmirrored frames (what the widget uploads: only its preview is mirrored),
  * as human reads them: the user turning to THEIR left (the nose moves to the image's right) moves
  * yaw DOWN; turning to their right moves it up (a man filmed with his nose to the image's right,
- * `fixtures/faces/camera.png`, reads yaw -43). Looking down moves pitch up, looking up moves it
+ * `tools/fixtures/faces/camera.png`, reads yaw -43). Looking down moves pitch up, looking up moves it
  * down. Read angles are a fraction of the true turn (about half on real photos, a third or less on
  * the suites' rendered heads, whose flat tilts read at most 3.3 degrees of yaw and 6.9 of pitch),
  * so a frame shows a pose when it moves at least MIN_DELTA degrees from the anchor the right way.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/eval/random.js';
+import { Rng } from '@service/fixtures/random';
 import { binariseLocally } from '../../src/pipeline/binarise.js';
 
 /** A w x h grey field of `level`, every other pixel `noise` darker and lighter, with a dark bar of `ink` across its middle rows. */

@@ -17,7 +17,7 @@ import {
   turnedCorners,
 } from '../../src/pipeline/decode.js';
 import { estimateSkew } from '../../src/pipeline/skew.js';
-import { textCard } from '../../src/eval/synthetic-documents.js';
+import { textCard } from '@service/fixtures/synthetic-documents';
 
 describe('decodeImage: one policy for every stage', () => {
   it('applies EXIF orientation before anything else: a portrait phone photo (orientation 6 and 8) comes out upright', async () => {

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/pipeline/decode.js';
 import { FaceAnalyzer } from '../../src/pipeline/faces.js';
-import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
-import { buildCase } from '../../src/eval/eval-set.js';
+import { FACES_DIR, textCard } from '@service/fixtures/synthetic-documents';
+import { buildCase } from '@service/fixtures/eval-set';
 import { POLICY } from '../../src/pipeline/policy.js';
 import { checkSetPhoto } from '../helpers/check-set.js';
 

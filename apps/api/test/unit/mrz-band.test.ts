@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCase } from '../../src/eval/eval-set.js';
+import { buildCase } from '@service/fixtures/eval-set';
 import { decodeImage, straighten } from '../../src/pipeline/decode.js';
 import { parseMrz, findMrzCandidates } from '../../src/pipeline/mrz.js';
 import { OcrEngine } from '../../src/pipeline/ocr.js';

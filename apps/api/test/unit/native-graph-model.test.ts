@@ -72,7 +72,9 @@ describe('the face models on onnxruntime compute what tfjs computes', () => {
   });
 
   it('the face analyser on it finds, poses and describes a face as before (the fixture photos)', async () => {
-    const face = await analyser.analyse(fs.readFileSync(path.join(import.meta.dirname, '../../fixtures/faces/grace_hopper.jpg')));
+    const face = await analyser.analyse(
+      fs.readFileSync(path.join(import.meta.dirname, '../../../../tools/fixtures/faces/grace_hopper.jpg')),
+    );
     expect(face).not.toBeNull();
     expect(face!.score).toBeGreaterThan(0.9);
     expect(face!.embedding).toHaveLength(1024);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeTd1, composeTd3, mrzCheckDigit } from '../../src/pipeline/mrz-compose.js';
+import { composeTd1, composeTd3, mrzCheckDigit } from '@service/fixtures/mrz-compose';
 import {
   cleanMrzLine,
   findMrzCandidates,

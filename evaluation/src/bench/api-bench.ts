@@ -14,6 +14,7 @@ import { fmt, ms, runLoad, type LoadResult } from './load.js';
 import { createScratchDatabase } from './scratch-database.js';
 import { createTenants } from './tenants.js';
 import { startListening } from './spawn-service.js';
+import { API_MAIN } from '../paths.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -27,7 +28,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
   const children: ChildProcess[] = [];
   try {
-    const svc = await startListening(path.join(here, '..', 'main.js'), {
+    const svc = await startListening(API_MAIN, {
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       PORT: '0',

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCase, stratifiedIndexes, type EvalCase } from '../../src/eval/eval-set.js';
-import { formatReport, scoreSplit, type CaseResult } from '../../src/eval/scoring.js';
-import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
+import { buildCase, stratifiedIndexes, type EvalCase } from '@service/fixtures/eval-set';
+import { formatReport, scoreSplit, type CaseResult } from '../../src/synthetic/scoring.js';
+import { VisionPipeline } from '@service/api/pipeline/vision-pipeline';
 
 /**
  * The fast subset of the evaluation set (issue 9 item 7): the first case of every class of the

@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
-import { newUploadToken, newVerificationId, sha256Hex } from '../util/ids.js';
+import { newUploadToken, newVerificationId, sha256Hex } from '@service/api/util/ids';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const tenantId = process.env.BENCH_TENANT_ID!;

@@ -1,6 +1,6 @@
 /**
  * `node scripts/cross-check-set.mjs eval-set/<dir> [count] [seed]`: a check set built differently
- * from the evaluation set's generator (src/eval), to see whether the pipeline holds on documents
+ * from the evaluation set's generator (tools/fixtures), to see whether the pipeline holds on documents
  * it was never tuned on. Cards, licences and passport pages are HTML (other fonts: Roboto, Open
  * Sans, FreeSans and FreeSerif where installed; labels above their values; tightly cropped
  * portraits), laid on CSS backgrounds under CSS 3D transforms in Debian's Chromium and taken by
@@ -22,8 +22,8 @@ const pick = (a) => a[Math.floor(rnd() * a.length)];
 const range = (a, b) => a + rnd() * (b - a);
 const int = (a, b) => Math.floor(range(a, b + 1));
 const FACES = {
-  collins: { file: 'fixtures/faces/astronaut.png', crop: [120, 0, 210, 275], sw: 512, sh: 512 },
-  hopper: { file: 'fixtures/faces/grace_hopper.jpg', crop: [120, 30, 270, 360], sw: 512, sh: 600 },
+  collins: { file: '../tools/fixtures/faces/astronaut.png', crop: [120, 0, 210, 275], sw: 512, sh: 512 },
+  hopper: { file: '../tools/fixtures/faces/grace_hopper.jpg', crop: [120, 30, 270, 360], sw: 512, sh: 600 },
 };
 const dataUrl = (f) => `data:image/${f.endsWith('png') ? 'png' : 'jpeg'};base64,${fs.readFileSync(f).toString('base64')}`;
 for (const f of Object.values(FACES)) f.url = dataUrl(f.file);

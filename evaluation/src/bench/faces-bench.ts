@@ -14,10 +14,16 @@ import { pathToFileURL } from 'node:url';
 import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
-import { FACES_DIR } from '../eval/synthetic-documents.js';
-import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../pipeline/faces.js';
-import { fuseActivations, inMemoryArtifacts, readGraphModel, scalarReader, type GraphModelJson } from '../pipeline/fuse-activations.js';
-import { onnxRuntimeExecute, type TfjsGraphModel } from '../pipeline/onnx/native-graph-model.js';
+import { FACES_DIR } from '@service/fixtures/synthetic-documents';
+import { FaceAnalyzer, HUMAN_MODELS_DIR } from '@service/api/pipeline/faces';
+import {
+  fuseActivations,
+  inMemoryArtifacts,
+  readGraphModel,
+  scalarReader,
+  type GraphModelJson,
+} from '@service/api/pipeline/fuse-activations';
+import { onnxRuntimeExecute, type TfjsGraphModel } from '@service/api/pipeline/onnx/native-graph-model';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PER_ROUND = 8;

@@ -1,5 +1,5 @@
 /**
- * `node dist/eval/write-pose-frames.js [outDir]`: writes the sample person that `@service/testing`
+ * `node evaluation/dist/synthetic/write-pose-frames.js [outDir]`: writes the sample person that `@service/testing`
  * ships (default `packages/testing/frames`): a frontal face and four rendered head poses from the
  * public-domain Grace Hopper portrait, and a specimen passport with the same portrait and an
  * invented name, so a live-mode verification of those frames can be approved. Run again only when
@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { FaceAnalyzer } from '../pipeline/faces.js';
-import { renderPoseFrames, SAMPLE_PERSON } from './pose-frames.js';
-import { specimenPassport } from './synthetic-documents.js';
+import { FaceAnalyzer } from '@service/api/pipeline/faces';
+import { renderPoseFrames, SAMPLE_PERSON } from '@service/fixtures/pose-frames';
+import { specimenPassport } from '@service/fixtures/synthetic-documents';
+import { REPO_ROOT } from '../paths.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+const root = REPO_ROOT;
 const outDir = path.resolve(process.argv[2] ?? path.join(root, 'packages', 'testing', 'frames'));
 
 async function main(): Promise<void> {

@@ -6,11 +6,11 @@
  * (what `docs/operations.md` quotes), and how the runs ended.
  */
 import os from 'node:os';
-import { buildSmokeSet } from '../eval/smoke-set.js';
-import { hostileSamples, plainJpeg } from '../eval/hostile-jpegs.js';
-import type { VerificationImages } from '../pipeline/pipeline.js';
-import { IsolatedPipeline } from '../pipeline-runner/isolated-pipeline.js';
-import { processUsage } from '../pipeline-runner/process-usage.js';
+import { buildSmokeSet } from '@service/fixtures/smoke-set';
+import { hostileSamples, plainJpeg } from '@service/fixtures/hostile-jpegs';
+import type { VerificationImages } from '@service/api/pipeline/pipeline';
+import { IsolatedPipeline } from '@service/api/pipeline-runner/isolated-pipeline';
+import { processUsage } from '@service/api/pipeline-runner/process-usage';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const MiB = 1024 * 1024;

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildCase, caseClasses, stratifiedIndexes, type EvalCase, type Split } from './eval-set.js';
+import { buildCase, caseClasses, stratifiedIndexes, type EvalCase, type Split } from '@service/fixtures/eval-set';
 import { DEFAULT_EVAL_DIR, writeCase, writeManifest } from './eval-set-files.js';
 
 const arg = (name: string) => {

@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildCase, caseClasses, GENERATOR_VERSION, SPLIT_SEEDS, type EvalCase, type EvalCaseMeta, type Split } from './eval-set.js';
+import {
+  buildCase,
+  caseClasses,
+  GENERATOR_VERSION,
+  SPLIT_SEEDS,
+  type EvalCase,
+  type EvalCaseMeta,
+  type Split,
+} from '@service/fixtures/eval-set';
 
 /**
  * The evaluation set on disk (outside git: `eval-set/` is ignored): one folder per split with each

@@ -5,9 +5,9 @@
  * on the development split; the held-out split is for reporting, after the tuning is done.
  */
 import { loadSplit } from './eval-set-files.js';
-import { caseClasses, stratifiedIndexes, type Split } from './eval-set.js';
+import { caseClasses, stratifiedIndexes, type Split } from '@service/fixtures/eval-set';
 import { formatReport, scoreSplit, type CaseResult } from './scoring.js';
-import { VisionPipeline } from '../pipeline/vision-pipeline.js';
+import { VisionPipeline } from '@service/api/pipeline/vision-pipeline';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

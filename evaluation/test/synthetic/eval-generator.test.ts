@@ -1,10 +1,10 @@
 import { parse } from 'mrz';
 import { describe, expect, it } from 'vitest';
-import { CLASSES, CLASS_NAMES, caseClasses, SPLIT_ROUNDS, stratifiedIndexes } from '../../src/eval/eval-set.js';
-import { checkDigit, td1, td2, td3 } from '../../src/eval/mrz-lines.js';
-import { icaoName, typedName } from '../../src/eval/names.js';
-import { Rng } from '../../src/eval/random.js';
-import { formatReport, isCorrect, scoreSplit } from '../../src/eval/scoring.js';
+import { CLASSES, CLASS_NAMES, caseClasses, SPLIT_ROUNDS, stratifiedIndexes } from '@service/fixtures/eval-set';
+import { checkDigit, td1, td2, td3 } from '@service/fixtures/mrz-lines';
+import { icaoName, typedName } from '@service/fixtures/names';
+import { Rng } from '@service/fixtures/random';
+import { formatReport, isCorrect, scoreSplit } from '../../src/synthetic/scoring.js';
 
 describe('the evaluation set generator', () => {
   it('has at least 300 cases per split over every class, in a different order per split', () => {

@@ -1,4 +1,4 @@
-import { CLASSES, CLASS_NAMES, type EvalClass, type Split } from './eval-set.js';
+import { CLASSES, CLASS_NAMES, type EvalClass, type Split } from '@service/fixtures/eval-set';
 
 /**
  * Scoring of evaluation results against each class's expectation, and the issue 9 targets

@@ -9,15 +9,14 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { signWebhook } from '../webhooks/signature.js';
+import { signWebhook } from '@service/api/webhooks/signature';
 import { fmt } from './load.js';
-import { makeLocalCa } from './local-ca.js';
+import { makeLocalCa } from '@service/fixtures/local-ca';
 import { createScratchDatabase } from './scratch-database.js';
 import { startListening } from './spawn-service.js';
+import { API_MAIN } from '../paths.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = 'bench-admin-token-0123456789';
 const SECRET = 'bench-webhook-secret-0123456789';
@@ -51,7 +50,7 @@ async function main() {
   const url = scratch.url;
   let child: ChildProcess | null = null;
   try {
-    const started = await startListening(path.join(here, '..', 'main.js'), {
+    const started = await startListening(API_MAIN, {
       DATABASE_URL: url,
       DATA_DIR: dir,
       PORT: '0',

@@ -1,7 +1,7 @@
 /**
- * Plane-to-plane perspective maps (homographies) from four point pairs: the evaluation set's
- * capture simulation draws documents in perspective with them, the pipeline sees a photographed
- * document square on (document-quad.ts).
+ * Plane-to-plane perspective maps (homographies) from four point pairs, shared by whatever sees a
+ * document in perspective: the server squares a photographed document up with them, the test
+ * renders draw one in perspective.
  */
 export type Point = readonly [number, number];
 

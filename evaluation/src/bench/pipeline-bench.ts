@@ -1,6 +1,6 @@
 /**
  * `npm run bench:pipeline [-- --per-class N] [--split dev|heldout] [--sequential N] [--no-liveness]`:
- * the evaluation set (src/eval, both splits) through the real API: a service process on
+ * the evaluation set (tools/fixtures' generator, both splits) through the real API: a service process on
  * PostgreSQL, workers warm, document front (+ back) and selfie, init fields as a user's client
  * sends them. For each split it prints, per class, the confusion table of verdicts and whether the
  * class's expected reason came with them; the precision of every reason given; latency submit ->
@@ -14,20 +14,19 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import sharp from 'sharp';
-import { CLASSES, CLASS_NAMES, caseClasses, stratifiedIndexes, type EvalCase, type Split } from '../eval/eval-set.js';
-import { loadSplit } from '../eval/eval-set-files.js';
-import { face } from '../eval/synthetic-documents.js';
-import { SAMPLE_PERSON } from '../eval/pose-frames.js';
-import { VisionPipeline } from '../pipeline/vision-pipeline.js';
-import { chosenOcrEngine } from '../pipeline/ocr.js';
-import { processUsage } from '../pipeline-runner/process-usage.js';
-import { formatReport, scoreSplit, type CaseResult, type SplitReport } from '../eval/scoring.js';
+import { CLASSES, CLASS_NAMES, caseClasses, stratifiedIndexes, type EvalCase, type Split } from '@service/fixtures/eval-set';
+import { loadSplit } from '../synthetic/eval-set-files.js';
+import { face } from '@service/fixtures/synthetic-documents';
+import { SAMPLE_PERSON } from '@service/fixtures/pose-frames';
+import { VisionPipeline } from '@service/api/pipeline/vision-pipeline';
+import { chosenOcrEngine } from '@service/api/pipeline/ocr';
+import { processUsage } from '@service/api/pipeline-runner/process-usage';
+import { formatReport, scoreSplit, type CaseResult, type SplitReport } from '../synthetic/scoring.js';
 import { startListening } from './spawn-service.js';
+import { API_MAIN, REPO_ROOT } from '../paths.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = 'bench-admin-token-0123456789';
 const cores = os.availableParallelism();
@@ -100,7 +99,7 @@ async function main() {
   const db = new pg.Pool({ connectionString: url.toString(), max: IN_FLIGHT + 1 });
   const reports: SplitReport[] = [];
   try {
-    const svc = await startListening(path.join(here, '..', 'main.js'), {
+    const svc = await startListening(API_MAIN, {
       DATABASE_URL: url.toString(),
       DATA_DIR: dataDir,
       PORT: '0',
@@ -279,7 +278,7 @@ async function main() {
           .jpeg({ quality: 92 - (i % 7) })
           .toBuffer();
       };
-      const sampleDir = path.join(here, '..', '..', '..', '..', 'packages', 'testing', 'frames');
+      const sampleDir = path.join(REPO_ROOT, 'packages', 'testing', 'frames');
       const sample = (pose: string) => fs.readFileSync(path.join(sampleDir, `${pose}.jpg`));
       const cam = face('camera.png');
       const series = [
