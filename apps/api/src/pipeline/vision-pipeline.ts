@@ -9,16 +9,16 @@ import {
   type DecodedImage,
   type GreyPage,
   type Region,
-} from './decode.js';
-import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitAround, portraitCore } from './burn-out.js';
-import { squareUp } from './document-quad.js';
-import { documentRegion } from './find-document.js';
-import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from './document-turn.js';
-import { FaceThread } from './face-thread.js';
-import type { FaceResult } from './faces.js';
-import { judgeQuality, measureQuality, type ImageQuality, type QualityProblem } from './image-quality.js';
-import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedReadings, type MrzFields } from './mrz.js';
-import { judgeLiveness } from './liveness.js';
+} from './decode/decode.js';
+import { burntOutShare, PORTRAIT_GLARE_SHARE, portraitAround, portraitCore } from './read/quality/burn-out.js';
+import { squareUp } from './locate/document-quad.js';
+import { documentRegion } from './locate/find-document.js';
+import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from './locate/document-turn.js';
+import { FaceThread } from './read/faces/face-thread.js';
+import type { FaceResult } from './read/faces/faces.js';
+import { judgeQuality, measureQuality, type ImageQuality, type QualityProblem } from './read/quality/image-quality.js';
+import { findMrzCandidates, parseMrz, showsZoneFillers, showsZoneLine, stackedReadings, type MrzFields } from './read/zone/mrz.js';
+import { judgeLiveness } from './read/liveness/liveness.js';
 import {
   mrzMisreadOf,
   printedNameOfUnsureZone,
@@ -35,8 +35,8 @@ import {
   nameFloorInText,
   zoneNameInText,
   zoneSurnameNearTyped,
-} from './name-match.js';
-import { levelledTextPage, OcrEngine, textPage, type TextReading } from './ocr.js';
+} from './score/name-match.js';
+import { levelledTextPage, OcrEngine, textPage, type TextReading } from './read/ocr/ocr.js';
 import {
   NO_FIELDS,
   type PipelineRequest,
@@ -45,11 +45,11 @@ import {
   type VerificationOutcome,
   type VerificationPipeline,
 } from './pipeline.js';
-import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from './policy.js';
-import { printedFields } from './printed-fields.js';
-import { screenPattern, showsScreen } from './screen-capture.js';
-import { estimateSkew, findMrzBand } from './skew.js';
-import { fieldsFromText, readTextFields, type DateRead, type TextFieldsReading } from './text-fields.js';
+import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from './decide/policy.js';
+import { printedFields } from './read/printed/printed-fields.js';
+import { screenPattern, showsScreen } from './read/quality/screen-capture.js';
+import { estimateSkew, findMrzBand } from './locate/skew.js';
+import { fieldsFromText, readTextFields, type DateRead, type TextFieldsReading } from './read/printed/text-fields.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
 export type StageTimes = Record<'decode' | 'quality' | 'ocr' | 'mrz' | 'faces' | 'liveness', number>;

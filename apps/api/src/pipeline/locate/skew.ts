@@ -1,4 +1,4 @@
-import { greyProduct, type DecodedImage } from './decode.js';
+import { greyProduct, type DecodedImage } from '../decode/decode.js';
 
 /** Widest skew searched, degrees (a document on a desk photographed up to 12 degrees askew, with margin). */
 export const MAX_SKEW_DEGREES = 15;

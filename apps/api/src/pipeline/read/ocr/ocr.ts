@@ -1,6 +1,5 @@
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PSM } from 'tesseract.js';
 import {
   asDecoded,
@@ -11,13 +10,14 @@ import {
   type DecodedImage,
   type GreyPage,
   type Region,
-} from './decode.js';
+} from '../../decode/decode.js';
 import { NativePageReader, nativeOcrAvailable } from './native-ocr.js';
 import type { PageReader } from './page-reader.js';
 import { WasmPageReader } from './wasm-ocr.js';
+import { API_ROOT } from '../../../paths.js';
 
 /** Where `scripts/prepare-models.mjs` put the traineddata files (from npm packages). */
-export const TESSDATA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'models', 'tessdata');
+export const TESSDATA_DIR = path.join(API_ROOT, 'models', 'tessdata');
 /** The same models uncompressed, as native Tesseract reads them (written by the same script). */
 export const NATIVE_TESSDATA_DIR = path.join(TESSDATA_DIR, 'plain');
 

@@ -1,5 +1,5 @@
-import type { DecodedImage, Region } from './decode.js';
-import { greyRegionAsTaken } from './decode.js';
+import type { DecodedImage, Region } from '../../decode/decode.js';
+import { greyRegionAsTaken } from '../../decode/decode.js';
 
 /**
  * A document shown on a monitor or phone and photographed (a recapture) is not a document in the

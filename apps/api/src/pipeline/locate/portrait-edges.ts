@@ -1,5 +1,5 @@
-import type { GreyPage } from './decode.js';
-import { histogramPercentile } from './histogram.js';
+import type { GreyPage } from '../decode/decode.js';
+import { histogramPercentile } from '../decode/histogram.js';
 
 /** Columns [left, right) and rows [top, bottom) of a grey page, in pixels. */
 export interface PageBox {

@@ -4,7 +4,7 @@
  * preparing pages and feeding the OCR engines meanwhile.
  */
 import { parentPort } from 'node:worker_threads';
-import type { DecodedImage } from './decode.js';
+import type { DecodedImage } from '../../decode/decode.js';
 import { FaceAnalyzer } from './faces.js';
 import type { FaceCall, FaceReply, SearchTilesNotice, WireImage } from './face-thread-protocol.js';
 

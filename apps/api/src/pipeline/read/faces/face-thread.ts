@@ -1,11 +1,14 @@
 import { Worker } from 'node:worker_threads';
-import type { DecodedImage } from './decode.js';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { DecodedImage } from '../../decode/decode.js';
 import type { FaceModels } from './face-models.js';
 import type { FaceCall, FaceReply, SearchTilesNotice } from './face-thread-protocol.js';
 import type { FaceResult } from './faces.js';
+import { API_ROOT } from '../../../paths.js';
 
 /** Both src/ and dist/ sit two levels below the package: the thread always runs the built JS. */
-const WORKER = new URL('../../dist/pipeline/face-thread-worker.js', import.meta.url);
+const WORKER = pathToFileURL(path.join(API_ROOT, 'dist', 'pipeline', 'read', 'faces', 'face-thread-worker.js'));
 
 type Pending = { resolve(value: unknown): void; reject(err: Error): void };
 

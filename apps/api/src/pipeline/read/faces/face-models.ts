@@ -1,4 +1,4 @@
-import type { DecodedImage } from './decode.js';
+import type { DecodedImage } from '../../decode/decode.js';
 import type { FaceResult } from './faces.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createScheduler, createWorker, OEM, type Scheduler } from 'tesseract.js';
-import { greyPagePng, type GreyPage } from './decode.js';
+import { greyPagePng, type GreyPage } from '../../decode/decode.js';
 import type { PageReader, PageReading } from './page-reader.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { DecodedImage, Region } from './decode.js';
+import type { DecodedImage, Region } from '../decode/decode.js';
 import { inkOf } from './skew.js';
 
 /** Grid cell side, px of the skew stage's ink map (600 px wide). */

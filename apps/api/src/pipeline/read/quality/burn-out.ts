@@ -1,4 +1,4 @@
-import type { Region } from './decode.js';
+import type { Region } from '../../decode/decode.js';
 
 /**
  * Reflections on a photo: burnt-out patches told from over-exposed paper and a lit background by

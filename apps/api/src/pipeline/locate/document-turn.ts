@@ -1,4 +1,4 @@
-import { fromDecoded, type DecodedImage, type Region } from './decode.js';
+import { fromDecoded, type DecodedImage, type Region } from '../decode/decode.js';
 
 /**
  * A document photographed a quarter or half turn from upright, with no orientation tag to say so

@@ -1,7 +1,7 @@
 import { LIMITS } from '@service/contract';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { binariseLocally } from './binarise.js';
-import { columnsAt, portraitColumns, type PageBox, type PortraitColumns } from './portrait-edges.js';
+import { columnsAt, portraitColumns, type PageBox, type PortraitColumns } from '../locate/portrait-edges.js';
 
 /**
  * The one place the pipeline decodes an uploaded image. One policy for every stage:

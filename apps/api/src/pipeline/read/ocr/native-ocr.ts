@@ -1,15 +1,15 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { GreyPage } from './decode.js';
+import type { GreyPage } from '../../decode/decode.js';
 import type { PageReader, PageReading } from './page-reader.js';
+import { API_ROOT } from '../../../paths.js';
 
 /**
  * Where `scripts/build-ocr-engine.mjs` puts the native reader (native/ocr-engine.cpp, built against
  * Debian's libtesseract). Absent when it could not be built; the pipeline then reads with tesseract.js.
  */
-export const NATIVE_OCR_ENGINE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'bin', 'ocr-engine');
+export const NATIVE_OCR_ENGINE = path.join(API_ROOT, 'native', 'bin', 'ocr-engine');
 
 export function nativeOcrAvailable(binary = NATIVE_OCR_ENGINE): boolean {
   try {

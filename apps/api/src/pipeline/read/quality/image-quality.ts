@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { burntOut } from './burn-out.js';
-import { asDecoded, greyProduct, type DecodedImage, type Region } from './decode.js';
+import { asDecoded, greyProduct, type DecodedImage, type Region } from '../../decode/decode.js';
 import { edgeVariance } from './edge-sharpness.js';
-import { histogramPercentile } from './histogram.js';
+import { histogramPercentile } from '../../decode/histogram.js';
 
 /**
  * Image quality judged per kind of image (a document photo or a selfie), each problem with its

@@ -1,4 +1,4 @@
-import { greyProduct, type DecodedImage, type Region } from './decode.js';
+import { greyProduct, type DecodedImage, type Region } from '../decode/decode.js';
 import { apply, homography } from '@service/contract';
 
 /** A point in pixels of the decoded image. */

@@ -1,4 +1,4 @@
-import { histogramPercentile } from './histogram.js';
+import { histogramPercentile } from '../../decode/histogram.js';
 
 /**
  * Sharpness that sensor noise cannot fake: the variance of the Laplacian (4-neighbour kernel,

@@ -24,7 +24,7 @@
  * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
 
-import { hasZoneFillers } from './mrz.js';
+import { hasZoneFillers } from '../read/zone/mrz.js';
 
 const SPECIAL: Record<string, string> = {
   ß: 'SS',

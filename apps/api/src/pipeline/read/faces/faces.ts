@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fuseActivations, readWeights, scalarReader, type GraphModelJson } from './fuse-activations.js';
-import { decodeImage, fromDecoded, type DecodedImage, type Region } from './decode.js';
+import { decodeImage, fromDecoded, type DecodedImage, type Region } from '../../decode/decode.js';
 import type { FaceModels } from './face-models.js';
 import { onnxRuntimeExecute, type TfjsGraphModel, type TfjsTensors } from './onnx/native-graph-model.js';
-import { POLICY } from './policy.js';
+import { POLICY } from '../../decide/policy.js';
 
 /**
  * Face detection, 1024-value embedding and head pose with @vladmandic/human (MIT) on the tfjs

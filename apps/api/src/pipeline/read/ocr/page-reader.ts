@@ -1,4 +1,4 @@
-import type { GreyPage } from './decode.js';
+import type { GreyPage } from '../../decode/decode.js';
 
 /** What Tesseract read on one page, whichever build read it. */
 export interface PageReading {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '@service/contract';
-import { decodeImage, fromDecoded, type DecodedImage } from './decode.js';
-import type { FaceModels } from './face-models.js';
-import type { FaceResult } from './faces.js';
+import { decodeImage, fromDecoded, type DecodedImage } from '../../decode/decode.js';
+import type { FaceModels } from '../faces/face-models.js';
+import type { FaceResult } from '../faces/faces.js';
 
 /**
  * Active liveness: each step's four frames must show the pose its beacon asked for, relative to

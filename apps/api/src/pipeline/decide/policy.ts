@@ -1,5 +1,5 @@
-import type { FaceResult } from './faces.js';
-import type { QualityProblem } from './image-quality.js';
+import type { FaceResult } from '../read/faces/faces.js';
+import type { QualityProblem } from '../read/quality/image-quality.js';
 
 /**
  * The verdict policy: one configuration, the same for every tenant. Each score has a line below

@@ -1,5 +1,5 @@
 import { states } from 'mrz';
-import { isNamePrefix, normalizeName, PARTICLES } from './name-match.js';
+import { isNamePrefix, normalizeName, PARTICLES } from '../../score/name-match.js';
 
 /**
  * Printed fields read by their labels, for documents without a readable MRZ (identity cards
