@@ -19,6 +19,8 @@ for (const c of manifest.cases) {
     }
   }
 }
-console.log(`${DATA_DIR}/images: ${counts.present} present, ${counts.mirror} from snapshots, ${counts.network} downloaded, ${failures.length} missing`);
+console.log(
+  `${DATA_DIR}/images: ${counts.present} present, ${counts.mirror} from snapshots, ${counts.network} downloaded, ${failures.length} missing`,
+);
 for (const f of failures) console.error(`  ${f}`);
 process.exitCode = failures.length > 0 ? 1 : 0;

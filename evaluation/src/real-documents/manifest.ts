@@ -30,7 +30,10 @@ const truthSchema = z.object({
   documentNumber: z.string().min(1),
   dateOfBirth: isoDate,
   expiryDate: isoDate,
-  nationality: z.string().regex(/^[A-Z]{1,3}$/).nullable(),
+  nationality: z
+    .string()
+    .regex(/^[A-Z]{1,3}$/)
+    .nullable(),
 });
 
 const caseSchema = z.object({

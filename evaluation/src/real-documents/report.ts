@@ -7,8 +7,7 @@ import { scoreCase, summarise, type ReaderResult, type Summary, type Tally } fro
 export type ReaderName = 'ours' | 'passporteye';
 export type Results = Partial<Record<ReaderName, Map<string, ReaderResult>>>;
 
-const pct = (right: number, scored: number): string =>
-  scored === 0 ? '–' : `${right}/${scored} (${Math.round((100 * right) / scored)}%)`;
+const pct = (right: number, scored: number): string => (scored === 0 ? '–' : `${right}/${scored} (${Math.round((100 * right) / scored)}%)`);
 
 const FIELD_HEADS: Record<Field, string> = {
   fullName: 'name',
@@ -72,6 +71,8 @@ export function failureLines(c: RealDocumentCase, r: ReaderResult): string[] {
   const head = `${c.id} [${c.layout}, ${c.capture}, ${c.images.front.widthPx}px]${r.unreadable ? ' UNREADABLE' : ''}${detail}`;
   return [
     head,
-    ...wrong.map((f) => `    ${f}: read ${JSON.stringify(r.fields[f])}, truth ${JSON.stringify(c.truth[f])} (${symptom(c, f, r.fields[f])})`),
+    ...wrong.map(
+      (f) => `    ${f}: read ${JSON.stringify(r.fields[f])}, truth ${JSON.stringify(c.truth[f])} (${symptom(c, f, r.fields[f])})`,
+    ),
   ];
 }

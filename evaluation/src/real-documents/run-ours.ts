@@ -14,9 +14,32 @@ const SELFIE = process.env.REAL_DOCS_SELFIE ?? '/work/shared/fixtures/faces/grac
 
 /** ICAO state codes of the set to ISO 3166-1 alpha-2 (the request's country); others give null. */
 const ALPHA2: Record<string, string> = {
-  AUT: 'AT', BEL: 'BE', CAN: 'CA', CHE: 'CH', CZE: 'CZ', D: 'DE', ESP: 'ES', FRA: 'FR', GBR: 'GB', HRV: 'HR',
-  ISL: 'IS', JPN: 'JP', LIE: 'LI', LTU: 'LT', LVA: 'LV', MCO: 'MC', MLT: 'MT', NLD: 'NL', PER: 'PE', PRT: 'PT',
-  QAT: 'QA', SRB: 'RS', SWE: 'SE', TWN: 'TW', UKR: 'UA', USA: 'US',
+  AUT: 'AT',
+  BEL: 'BE',
+  CAN: 'CA',
+  CHE: 'CH',
+  CZE: 'CZ',
+  D: 'DE',
+  ESP: 'ES',
+  FRA: 'FR',
+  GBR: 'GB',
+  HRV: 'HR',
+  ISL: 'IS',
+  JPN: 'JP',
+  LIE: 'LI',
+  LTU: 'LT',
+  LVA: 'LV',
+  MCO: 'MC',
+  MLT: 'MT',
+  NLD: 'NL',
+  PER: 'PE',
+  PRT: 'PT',
+  QAT: 'QA',
+  SRB: 'RS',
+  SWE: 'SE',
+  TWN: 'TW',
+  UKR: 'UA',
+  USA: 'US',
 };
 
 export const requestCountry = (c: RealDocumentCase): string | null => ALPHA2[c.country] ?? null;

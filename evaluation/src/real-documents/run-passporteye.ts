@@ -79,7 +79,7 @@ export async function runPassportEye(
     images: [c.images.front, c.images.back].filter((i) => i !== undefined).map((i) => imagePath(i)),
   }));
   const child = spawn(PYTHON, [RUNNER_DIR + 'runner.py'], {
-    env: { ...process.env, PYTHONPATH: RUNNER_DIR + 'shim', OMP_THREAD_LIMIT: '1' },
+    env: { ...process.env, PYTHONPATH: RUNNER_DIR + 'shim', OMP_THREAD_LIMIT: '1', PYTHONWARNINGS: 'ignore' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   child.stdin.end(JSON.stringify(input));

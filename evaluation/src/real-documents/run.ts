@@ -33,9 +33,7 @@ const { values } = parseArgs({
 const readers = values.readers.split(',').filter((r): r is ReaderName => r === 'ours' || r === 'passporteye');
 const manifest = loadManifest();
 const only = values.only ? new Set(values.only.split(',')) : null;
-const cases = manifest.cases.filter(
-  (c) => (values.split === 'all' || c.split === values.split) && (only === null || only.has(c.id)),
-);
+const cases = manifest.cases.filter((c) => (values.split === 'all' || c.split === values.split) && (only === null || only.has(c.id)));
 if (cases.length === 0) throw new Error('no case selected');
 for (const c of cases) for (const img of [c.images.front, c.images.back]) if (img) await ensureImage(img);
 
@@ -63,7 +61,9 @@ console.log(summary);
 
 for (const reader of readers) {
   const lines = cases.filter(showCase).flatMap((c) => failureLines(c, results[reader]!.get(c.id)!));
-  console.log(`\n${reader}: fields wrong on ${values['show-test-cases'] ? 'every' : 'the dev'} split's cases\n${lines.join('\n') || '(none)'}`);
+  console.log(
+    `\n${reader}: fields wrong on ${values['show-test-cases'] ? 'every' : 'the dev'} split's cases\n${lines.join('\n') || '(none)'}`,
+  );
 }
 
 mkdirSync(values.out, { recursive: true });

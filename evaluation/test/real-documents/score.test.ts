@@ -14,7 +14,17 @@ const base = {
   capture: 'scan',
   legible: true,
   images: {
-    front: { file: 'x.png', repository: 'o/n', commit: 'a'.repeat(40), path: 'x', sha256: 'b'.repeat(64), bytes: 1, widthPx: 1, heightPx: 1, repositoryLicence: 'MIT' },
+    front: {
+      file: 'x.png',
+      repository: 'o/n',
+      commit: 'a'.repeat(40),
+      path: 'x',
+      sha256: 'b'.repeat(64),
+      bytes: 1,
+      widthPx: 1,
+      heightPx: 1,
+      repositoryLicence: 'MIT',
+    },
   },
 } as const;
 
@@ -22,7 +32,13 @@ const iceland: RealDocumentCase = {
   ...base,
   id: 'isl',
   layout: 'TD3',
-  truth: { fullName: 'ÞURÍÐUR ÖSP ÆVARSDÓTTIR', documentNumber: 'A2040611', dateOfBirth: '1912-12-12', expiryDate: '2011-06-29', nationality: 'ISL' },
+  truth: {
+    fullName: 'ÞURÍÐUR ÖSP ÆVARSDÓTTIR',
+    documentNumber: 'A2040611',
+    dateOfBirth: '1912-12-12',
+    expiryDate: '2011-06-29',
+    nationality: 'ISL',
+  },
 };
 const licence: RealDocumentCase = {
   ...base,
@@ -60,7 +76,10 @@ describe('normalisation', () => {
 
 describe('scoreCase and summarise', () => {
   it('scores the core fields together and leaves a null truth unscored', () => {
-    const s = scoreCase(licence, read('dl', { documentNumber: 'S99988801', dateOfBirth: '1959-01-12', expiryDate: '2021-01-12', nationality: 'USA' }));
+    const s = scoreCase(
+      licence,
+      read('dl', { documentNumber: 'S99988801', dateOfBirth: '1959-01-12', expiryDate: '2021-01-12', nationality: 'USA' }),
+    );
     expect(s.coreRight).toBe(true);
     expect(s.right.nationality).toBeNull();
     expect(s.right.fullName).toBe(false);
@@ -94,10 +113,26 @@ describe('scoreCase and summarise', () => {
 describe('passportEyeResult', () => {
   it('turns its zone into fields, a birth year never in the future', () => {
     const r = passportEyeResult(
-      { id: 'x', ms: 5, found: true, number: 'A2040611<', date_of_birth: '121212', expiration_date: '970801', nationality: 'ISL', names: 'THURIDUR OESP', surname: 'AEVARSDOTTIR' },
+      {
+        id: 'x',
+        ms: 5,
+        found: true,
+        number: 'A2040611<',
+        date_of_birth: '121212',
+        expiration_date: '970801',
+        nationality: 'ISL',
+        names: 'THURIDUR OESP',
+        surname: 'AEVARSDOTTIR',
+      },
       new Date('2026-01-01T00:00:00Z'),
     );
-    expect(r.fields).toEqual({ fullName: 'THURIDUR OESP AEVARSDOTTIR', documentNumber: 'A2040611', dateOfBirth: '2012-12-12', expiryDate: '1997-08-01', nationality: 'ISL' });
+    expect(r.fields).toEqual({
+      fullName: 'THURIDUR OESP AEVARSDOTTIR',
+      documentNumber: 'A2040611',
+      dateOfBirth: '2012-12-12',
+      expiryDate: '1997-08-01',
+      nationality: 'ISL',
+    });
     expect(passportEyeResult({ id: 'x', ms: 1, found: true, date_of_birth: '991399' }).fields.dateOfBirth).toBeNull();
     expect(passportEyeResult({ id: 'x', ms: 1, found: false }).unreadable).toBe(true);
   });
