@@ -17,46 +17,26 @@ export const POLICY = {
   faceMatch: { reject: 0.3, review: 0.45 },
   /** name_match: reordered or accented forms score 1; a left-out middle name 0.9; other people under 0.6. */
   nameMatch: { reject: 0.6, review: 0.85 },
-  /** document_ocr: 1 for a valid MRZ; from OCR confidence and fields found otherwise. */
+  /** document_ocr: 1 for a zone whose checks all hold; from OCR confidence and fields found otherwise (score/document-score.ts). */
   documentOcr: { reject: 0.3, review: 0.6 },
   /** liveness: the share of challenge steps passed; one missed step of four goes to review. */
   liveness: { reject: 0.5, review: 1 },
-  /** A document without a detectable face loses this much document_ocr. */
-  noDocumentFacePenalty: 0.3,
   /**
    * A selfie's face the detector is sure of. Below `minConfidence` (the default line of
    * MediaPipe's own face detector) it may be no face at all: a glove and a patch on a spacesuit,
-   * the face out of the frame, were "found" at 0.4 and matched the suit on the portrait at 0.45
-   * (held-out dcdf/256). Faces in selfies on dev and dcdf (494) scored 0.93 or more, but one
-   * blurred at 0.4 and men in profile at 0.38-0.71. A person looks.
+   * the face out of the frame, were "found" at 0.4 and matched the suit on the portrait at 0.45.
+   * Faces in 494 selfies of the synthetic sets scored 0.93 or more, but one blurred at 0.4 and men
+   * in profile at 0.38-0.71. A person looks.
    *
    * `confirmMatch`: the match an unsure face needs for its comparison not to be in doubt too.
-   * Another man in profile, unsure or meshless, matched a woman's portrait at 0.51 and 0.61
-   * (retired held-out 1f77/187, 9e57/272): below this line `face_mismatch` joins the review, so
+   * Another man in profile, unsure or meshless, matched a woman's portrait at 0.51 and 0.61:
+   * below this line `face_mismatch` joins the review, so
    * the reviewer is told the face was not borne out. The verdict is review either way.
    */
   selfieFace: { minConfidence: 0.5, confirmMatch: 0.7 },
 } as const;
 
 export type Verdict = 'approved' | 'review' | 'rejected';
-
-/**
- * `document_ocr`: 1 for an MRZ whose check digits hold; without one, half the text's OCR
- * confidence and half the share of the fields the document prints that were found (five: name,
- * number, birth, expiry, nationality; four on a driving licence, which prints no nationality);
- * less `noDocumentFacePenalty` when the document shows no face.
- */
-export function documentOcrScore(i: {
-  mrzRead: boolean;
-  textConfidence: number;
-  fieldsFound: number;
-  documentFace: boolean;
-  /** How many of the five fields the document prints (default 5). */
-  fieldsPrinted?: number;
-}): number {
-  const read = i.mrzRead ? 1 : Math.min(1, 0.5 * i.textConfidence + 0.5 * (i.fieldsFound / (i.fieldsPrinted ?? 5)));
-  return i.documentFace ? read : Math.max(0, read - POLICY.noDocumentFacePenalty);
-}
 
 export interface PolicyInput {
   documentOcr: number;
@@ -78,6 +58,8 @@ export interface PolicyInput {
   documentOnScreen: boolean;
   /** A reflection burns out the document portrait's face (burn-out.ts). Default false. */
   portraitUnderGlare?: boolean;
+  /** The zone (its check digits holding) and a sure printed reading disagree on a field (fuse.ts). Default false. */
+  documentInconsistent?: boolean;
 }
 
 /** Reasons first, then the verdict: any rejecting reason rejects; else any review reason reviews. */
@@ -112,6 +94,7 @@ export function decide(i: PolicyInput): { verdict: Verdict; reasons: string[] } 
   }
   for (const p of i.qualityProblems) review.add(p);
   if (i.documentOnScreen) review.add('document_on_screen');
+  if (i.documentInconsistent) review.add('document_inconsistent');
   const verdict: Verdict = reject.size ? 'rejected' : review.size ? 'review' : 'approved';
   const reasons = [...reject, ...[...review].filter((r) => !reject.has(r))];
   return { verdict, reasons: verdict === 'approved' ? [] : reasons };

@@ -24,7 +24,7 @@
  * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
 
-import { hasZoneFillers } from '../read/zone/mrz.js';
+import { hasZoneFillers } from '../read/zone/zone-lines.js';
 
 const SPECIAL: Record<string, string> = {
   ß: 'SS',
@@ -714,18 +714,17 @@ function misreadAtMarks(typedWord: string, read: string): boolean {
 }
 
 /**
- * The OCR's reading of a printed name (or a whole text) repaired where it misread
- * the typed name in four known ways: a word that is a typed word (plain or ICAO-transliterated)
- * misread only at letters the recogniser cannot read takes the typed spelling; so does a word the
- * recogniser was unsure of (`unsure`, as read) that is a typed word but at one or two letters the
- * user typed with a mark (`misreadAtMarks`: the recogniser reads a clean name with confidence,
- * but a marked letter it has no class for as anything, and unsurely); so does a word that
- * is a typed word as printed (capitalised or in capitals) but for which upright stroke is which
- * (`strokeForm`); and a word that is two or more consecutive typed words run together (a space the
- * recogniser dropped: EVAJOSE) is split again; and an Irish Ó read as a digit before the typed
- * surname is an O again. None can turn another name into the typed one.
+ * A document's name (surname or given names, as read) compared word by word with the typed name,
+ * for the score only: a read word that is a typed word misread in a way the recogniser is known to
+ * misread it is taken as that typed word. Four ways: at letters the recogniser cannot read
+ * (`MISREAD_AS`); at one or two letters the user typed with a mark, where the recogniser was unsure
+ * of the word (`unsure`, as read: it reads a clean name with confidence, but a marked letter it has
+ * no class for as anything, and unsurely); by which upright stroke is which (`strokeForm`); and two
+ * or more consecutive typed words run together (a space the recogniser dropped: EVAJOSE). An Irish
+ * Ó read as a digit before the typed surname is an O again. None can turn another name into the
+ * typed one. The evidence itself is never rewritten: the fused name is reported as read.
  */
-export function repairOcrReading(typed: string, read: string, unsure: readonly string[] = []): string {
+export function readAsTyped(typed: string, read: string, unsure: readonly string[] = []): string {
   const typedWords = normalizeName(typed).split(' ').filter(Boolean);
   const spellings = [...new Set([...typedWords, ...icaoTransliteration(typed).split(' ')])].filter((w) => w.length >= 3);
   const joined = new Map<string, string>();

@@ -82,6 +82,9 @@ export interface TextReading {
  */
 export const UNSURE_WORD_CONFIDENCE = 80;
 
+/** A zone is read at least this wide: a small scan's is scaled up to it. */
+export const ZONE_MIN_WIDTH = 1200;
+
 /** Free text is read 1600 px wide, whatever the photo's size. */
 const TEXT_WIDTH = 1600;
 
@@ -170,11 +173,11 @@ export class OcrEngine {
    * brightness (a shadow across the zone keeps its characters), read with the
    * OCR-B model restricted to the MRZ alphabet.
    */
-  async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6): Promise<string> {
+  async readMrzRegion(image: Buffer | DecodedImage, where: number | Region = 0.6, opts: { binarise?: boolean } = {}): Promise<string> {
     const img = await asDecoded(image);
     const region = typeof where === 'number' ? { left: 0, top: where, width: 1, height: 1 - where } : where;
-    const page = await greyRegion(img, region, { maxWidth: 2000, minWidth: 1200 });
-    return (await this.mrz.read(binarisedPage(page, MRZ_CONTRAST))).text;
+    const page = await greyRegion(img, region, { maxWidth: 2000, minWidth: ZONE_MIN_WIDTH });
+    return (await this.mrz.read(opts.binarise === false ? page : binarisedPage(page, MRZ_CONTRAST))).text;
   }
 
   /** The native engines' processes (none with tesseract.js): the benchmark counts their CPU. */

@@ -127,9 +127,9 @@ function repairLostDigit(text: string, monthFirst: boolean): string {
  * birth's and an issue's. The expiry's and the issue's are used; each tells a label line of two
  * fields ("Date of issue  Date of expiry" over two dates) from a label of one.
  */
-const EXPIRY_LABEL = /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\b4B\b/;
-const BIRTH_LABEL = /\bDOB\b|BIRTH|NAISS|GEBURT|NACIM|NASCITA|URODZ|^\W*3\b/;
-const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|\b4A\b/;
+const EXPIRY_LABEL = /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\bVALABLE|\bJUSQU|\bVALIDEZ|\bGELDIG|\b4B\b/;
+const BIRTH_LABEL = /\bD[O0][B8]\b|BIRTH|NAISS|\bNE\W{0,2}E?\W{0,2} LE\b|GEBURT|NACIM|NASCITA|URODZ|GEBOORTE|^\W*3\b/;
+const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|AFGIFTE|\b4A\b/;
 
 const labelText = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase();
 
@@ -155,8 +155,21 @@ function dateLabel(text: string, at: number): DateLabel | null {
     .slice(0, Math.max(0, lineStart - 1))
     .split('\n')
     .findLast((l) => l.trim());
-  const theirs = above ? kinds(labelText(above)) : [];
-  return theirs.length === 1 && !NUMERIC_DATE_IN_LINE.test(above!) ? theirs[0]! : null;
+  if (!above || NUMERIC_DATE_IN_LINE.test(above)) return null;
+  const theirs = labelsInOrder(labelText(above));
+  if (theirs.length === 1) return theirs[0]!;
+  // Labels in columns over their values ("3 DOB  4a ISS" over two dates): the date's place among
+  // its line's dates is its label's place among the labels above.
+  const column = [...text.slice(lineStart, at).matchAll(NUMERIC_DATE)].length;
+  return theirs.length >= 2 && column < theirs.length ? theirs[column]! : null;
+}
+
+/** The date labels of a line in the order they stand (one kind once per place: `3 DOB` is one birth label). */
+function labelsInOrder(line: string): DateLabel[] {
+  const found = DATE_LABELS.flatMap(([kind, label]) =>
+    [...line.matchAll(new RegExp(label.source, 'g'))].map((m) => ({ kind, at: m.index ?? 0 })),
+  ).sort((a, b) => a.at - b.at);
+  return found.filter((f, i) => i === 0 || f.kind !== found[i - 1]!.kind).map((f) => f.kind);
 }
 const NUMERIC_DATE_IN_LINE = /\d{2}[ ./-]?\d{2}[ ./-]?\d{4}/;
 
