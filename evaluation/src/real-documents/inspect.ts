@@ -14,7 +14,10 @@ import { readImage } from './images.js';
 import { loadManifest } from './manifest.js';
 import { requestCountry } from './run-ours.js';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { text: { type: 'boolean', default: false }, zone: { type: 'boolean', default: false } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { text: { type: 'boolean', default: false }, zone: { type: 'boolean', default: false } },
+});
 const manifest = loadManifest();
 const [ocr, faces] = await Promise.all([OcrEngine.start({ textWorkers: 1, mrzWorkers: 1 }), FaceThread.start()]);
 try {
@@ -32,17 +35,28 @@ try {
       (_stage, work) => work(),
     );
     const e = read.evidence;
-    console.log(`\n=== ${id} (${c.layout}, ${front.pixelWidth}x${front.pixelHeight}) zoneSeen=${read.zoneSeen} quality=${JSON.stringify(read.quality)}`);
+    console.log(
+      `\n=== ${id} (${c.layout}, ${front.pixelWidth}x${front.pixelHeight}) zoneSeen=${read.zoneSeen} quality=${JSON.stringify(read.quality)}`,
+    );
     console.log(`truth: ${JSON.stringify(c.truth)}`);
-    if (e.zone) console.log(`zone ${e.zone.layout} checks=${JSON.stringify(e.zone.checks)} repairs=${e.zone.repairs}\n  ${e.zone.lines.join('\n  ')}`);
+    if (e.zone)
+      console.log(
+        `zone ${e.zone.layout} checks=${JSON.stringify(e.zone.checks)} repairs=${e.zone.repairs}\n  ${e.zone.lines.join('\n  ')}`,
+      );
     for (const p of e.printed) {
-      console.log(`printed (confidence ${p.confidence.toFixed(2)}): ${p.proposals.map((x) => `${x.field}=${x.value}@${x.confidence.toFixed(2)}`).join('  ')}`);
+      console.log(
+        `printed (confidence ${p.confidence.toFixed(2)}): ${p.proposals.map((x) => `${x.field}=${x.value}@${x.confidence.toFixed(2)}`).join('  ')}`,
+      );
       if (values.text) console.log(p.text.replace(/^/gm, '    | '));
     }
     for (const [f, v] of Object.entries(e.fields))
       console.log(`  ${f.padEnd(15)} ${String(v.value).padEnd(30)} ${v.confidence.toFixed(2)} ${v.checked ? 'checked' : ''}`);
-    console.log(`reported: ${JSON.stringify(fieldsExtracted(e))} disagreements=${e.disagreements.join(',')} expiryInDoubt=${e.expiryInDoubt}`);
-    if (values.zone) for (const side of [front, back]) if (side) console.log(`zone region as read:\n${(await ocr.readMrzRegion(side, 0.6)).replace(/^/gm, '    | ')}`);
+    console.log(
+      `reported: ${JSON.stringify(fieldsExtracted(e))} disagreements=${e.disagreements.join(',')} expiryInDoubt=${e.expiryInDoubt}`,
+    );
+    if (values.zone)
+      for (const side of [front, back])
+        if (side) console.log(`zone region as read:\n${(await ocr.readMrzRegion(side, 0.6)).replace(/^/gm, '    | ')}`);
   }
 } finally {
   await Promise.all([ocr.stop(), faces.stop()]);

@@ -1,9 +1,18 @@
 import { decodeImage, ImageDecodeError, prepareGreyTable, type DecodedImage } from './decode/decode.js';
-import { NO_FIELDS, type PipelineRequest, type RunHints, type VerificationImages, type VerificationOutcome, type VerificationPipeline } from './pipeline.js';
+import {
+  NO_FIELDS,
+  type PipelineRequest,
+  type RunHints,
+  type VerificationImages,
+  type VerificationOutcome,
+  type VerificationPipeline,
+} from './pipeline.js';
 import { FaceThread } from './read/faces/face-thread.js';
 import { OcrEngine } from './read/ocr/ocr.js';
 import { readDocumentPhoto } from './read/read-document-photo.js';
 import { readSelfie } from './read/read-selfie.js';
+import { POLICY } from './decide/policy.js';
+import { claimNameScore } from './score/claim-name.js';
 import { judge } from './score/judge.js';
 
 /** CPU milliseconds per stage of one run, for the pipeline benchmark. */
@@ -62,7 +71,16 @@ export class VisionPipeline implements VerificationPipeline {
     const documentRead = readDocumentPhoto(
       this.ocr,
       this.faces,
-      { front, back, frontBytes: images.docFront, documentType: v.documentType, country: v.country, now, readAhead: hints.alone === true },
+      {
+        front,
+        back,
+        frontBytes: images.docFront,
+        documentType: v.documentType,
+        country: v.country,
+        now,
+        readAhead: hints.alone === true,
+        claimAgrees: (e) => !v.submittedFullName || claimNameScore(v.submittedFullName, e) >= POLICY.nameMatch.review,
+      },
       timed,
     );
     const selfieRead = readSelfie(this.faces, selfie, images.liveness, timed);
@@ -98,22 +116,5 @@ function unusable(document: boolean, selfie: boolean, stageTimes: StageTimes): V
     scores: { document_ocr: 0, name_match: null, face_match: null, image_quality: 0, liveness: null },
     fieldsExtracted: NO_FIELDS,
     stageTimes,
-  };
-}
-
-/**
- * The vision pipeline for a worker process: models start loading at once in the background (the
- * API does not wait for them), and the first job waits until they are ready.
- */
-export function backgroundVisionPipeline(onError: (err: Error) => void): VerificationPipeline & { stop(): Promise<void> } {
-  const ready = VisionPipeline.start();
-  ready.catch(onError);
-  return {
-    async run(v, images) {
-      return (await ready).run(v, images);
-    },
-    async stop() {
-      await ready.then((p) => p.stop()).catch(() => {});
-    },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCase } from '@service/fixtures/eval-set';
 import { decodeImage, straighten } from '../../src/pipeline/decode/decode.js';
-import { parseMrz, findMrzCandidates } from '../../src/pipeline/read/zone/mrz.js';
+import { zoneInText } from '../../src/pipeline/read/zone/zone-lines.js';
 import { OcrEngine } from '../../src/pipeline/read/ocr/ocr.js';
 import { estimateSkew, findMrzBand } from '../../src/pipeline/locate/skew.js';
 
@@ -21,10 +21,9 @@ describe('findMrzBand on cards lying on a desk', () => {
     const ocr = await OcrEngine.start({ textWorkers: 0 });
     try {
       const text = await ocr.readMrzRegion(level, band!);
-      const zone = findMrzCandidates(text)
-        .map((l) => parseMrz(l, new Date('2026-11-23')))
-        .find(Boolean);
-      expect(zone?.format).toBe('TD2');
+      const zone = zoneInText(text, new Date('2026-11-23'));
+      expect(zone?.layout).toBe('TD2');
+      expect(zone?.checks).toMatchObject({ documentNumber: true, dateOfBirth: true, expiryDate: true });
     } finally {
       await ocr.stop();
     }

@@ -14,9 +14,11 @@ export function withCenturiesFromDocument(candidates: readonly Candidate[], toda
     if (c.field === 'dateOfBirth') {
       const before = [issue, expiry].filter((d): d is string => d !== null);
       // Born before every date the document was issued or expires on, and not in the future.
-      if (c.value.startsWith('20') && (c.value > today || before.some((d) => c.value >= d))) return { ...c, value: shiftYears(c.value, -100) };
+      if (c.value.startsWith('20') && (c.value > today || before.some((d) => c.value >= d)))
+        return { ...c, value: shiftYears(c.value, -100) };
     }
-    if (c.field === 'expiryDate' && c.value.startsWith('19') && issue !== null && c.value <= issue) return { ...c, value: shiftYears(c.value, 100) };
+    if (c.field === 'expiryDate' && c.value.startsWith('19') && issue !== null && c.value <= issue)
+      return { ...c, value: shiftYears(c.value, 100) };
     return c;
   });
 }

@@ -56,3 +56,9 @@ export function editDistance(a: string, b: string, max: number): number {
   }
   return prev[b.length]!;
 }
+
+/** Whether `cut` is `whole` with one to three letters lost at its start or its end, four or more kept. */
+export function lettersLostAtEnd(whole: string, cut: string): boolean {
+  const lost = whole.length - cut.length;
+  return cut.length >= 4 && lost >= 1 && lost <= 3 && (whole.startsWith(cut) || whole.endsWith(cut));
+}

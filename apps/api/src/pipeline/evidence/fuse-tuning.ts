@@ -15,8 +15,15 @@ export const FUSE_TUNING = {
    * disagreement between the document's two zones (a reason for review), not a misreading.
    */
   sureLine: 0.85,
+  /**
+   * A name this sure is confirmed (two readings agreeing, or a sure zone and print): the reading
+   * strategy reads no further for it, whatever the claim (read-document.ts).
+   */
+  confirmLine: 0.9,
   /** How much a name read a few letters apart elsewhere (a misreading of it) supports a name, against its own readings. */
   nearNameSupport: 0.5,
+  /** How sure a zone's name found printed nearly the same on a page without its label is, before the page's confidence weighs it. */
+  zoneNameInPrint: 0.75,
   /** A reading's confidence counts at most this much: no single reading is certain without a check digit. */
   mostUnchecked: 0.95,
 } as const;

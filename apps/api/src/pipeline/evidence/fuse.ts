@@ -3,8 +3,9 @@ import { checksHeld, type ZoneReading } from '../read/zone/zone-fields.js';
 import { FIELD_NAMES, fromReading, type Candidate, type FieldName, type Source } from './candidates.js';
 import { withCenturiesFromDocument } from './centuries.js';
 import { FUSE_TUNING } from './fuse-tuning.js';
-import { fieldKey, misreadingOf } from './field-keys.js';
+import { fieldKey, lettersLostAtEnd, misreadingOf } from './field-keys.js';
 import { expiryAgreedWithoutIssue, printedExpiryInDoubt } from './printed-expiry.js';
+import { zoneNamesInPrint } from './zone-names-in-print.js';
 
 /** One field as the document supports it. */
 export interface FusedField {
@@ -45,15 +46,24 @@ export interface Readings {
  * (`FUSE_TUNING.reportLine`). Centuries of two-digit years come from the document's own dates.
  */
 export function fuse(readings: Readings, today: string): DocumentEvidence {
-  const candidates = withCenturiesFromDocument(
-    [
-      ...readings.zones.flatMap((z) => fromReading({ kind: 'zone', side: z.side, reading: z.reading }, z.zone.proposals)),
-      ...readings.printed.flatMap((p) => fromReading({ kind: 'printed', side: p.side, reading: p.reading }, p.page.proposals)),
-    ],
-    today,
-  );
+  const printedPages = readings.printed.map((p) => ({
+    source: { kind: 'printed' as const, side: p.side, reading: p.reading },
+    text: p.page.text,
+    confidence: p.page.confidence,
+  }));
+  const read = [
+    ...readings.zones.flatMap((z) => fromReading({ kind: 'zone', side: z.side, reading: z.reading }, z.zone.proposals)),
+    ...printedPages.flatMap((p, i) => fromReading(p.source, readings.printed[i]!.page.proposals)),
+  ];
+  const candidates = withCenturiesFromDocument([...read, ...zoneNamesInPrint(read, printedPages)], today);
   const fields = Object.fromEntries(
-    FIELD_NAMES.map((f) => [f, fuseField(f, candidates.filter((c) => c.field === f))]),
+    FIELD_NAMES.map((f) => [
+      f,
+      fuseField(
+        f,
+        candidates.filter((c) => c.field === f),
+      ),
+    ]),
   ) as Record<FieldName, FusedField>;
 
   const pages = readings.printed.map((p) => p.page);
@@ -92,13 +102,23 @@ function fuseField(field: FieldName, candidates: readonly Candidate[]): FusedFie
   if (!candidates.length) return NOTHING;
   const names = field === 'surname' || field === 'givenNames';
   const groups = names ? withZoneNamesInFuller(groupByKey(field, candidates)) : groupByKey(field, candidates);
-  // A name read a few letters apart elsewhere is the same name misread there: it lends support
-  // in choosing between groups, never a check.
-  const support = (g: Group) =>
-    g.confidence +
-    (names
-      ? FUSE_TUNING.nearNameSupport * Math.max(0, ...groups.filter((o) => o !== g && misreadingOf(o.key, g.key)).map((o) => o.confidence))
-      : 0);
+  // A name read a few letters apart elsewhere is the same name misread there: it lends support in
+  // choosing between groups, never a check. Two kinds of reading are surer than the other:
+  // - a print read surely, against a zone a few letters off it: the zone's name field has no check
+  //   digit, and its recogniser turns fillers and strokes into letters (OLJIVIA for OLIVIA);
+  // - a reading that keeps letters another lost at an end (to a glare spot, the card's edge):
+  //   letters are lost far more often than invented.
+  // Either way the one takes the other's support wholly, and gives it none.
+  const surePrint = (g: Group) => g.candidates.some((c) => c.source.kind === 'printed' && c.confidence >= FUSE_TUNING.reportLine);
+  const onlyZone = (g: Group) => g.candidates.every((c) => c.source.kind === 'zone');
+  const outranks = (g: Group, o: Group) => (surePrint(g) && onlyZone(o) && misreadingOf(g.key, o.key)) || lettersLostAtEnd(g.key, o.key);
+  const support = (g: Group) => {
+    if (!names) return g.confidence;
+    const others = groups.filter((o) => o !== g);
+    const yielded = others.filter((o) => outranks(g, o)).map((o) => o.confidence);
+    const near = others.filter((o) => misreadingOf(o.key, g.key) && !outranks(o, g) && !outranks(g, o)).map((o) => o.confidence);
+    return g.confidence + Math.max(0, ...yielded) + FUSE_TUNING.nearNameSupport * Math.max(0, ...near);
+  };
   const best = [...groups].sort(
     (a, b) => Number(b.checked) - Number(a.checked) || support(b) - support(a) || b.candidates.length - a.candidates.length,
   )[0]!;

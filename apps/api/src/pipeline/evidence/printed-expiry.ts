@@ -75,4 +75,3 @@ export function expiryReadingsDisagree(expiries: readonly (string | null)[], tod
   const read = expiries.filter((d): d is string => d !== null);
   return read.some((d) => d < today) && read.some((d) => d >= today);
 }
-

@@ -27,7 +27,7 @@ const GAP_SHARE = 0.003;
  * gap beside a tight portrait, and on a page left leaning a few degrees (under perspective the
  * skew estimate follows a card's long edge) every row more closes the gap along the portrait's
  * slanting edge. Judged from a quarter of the face's height above, the gap beside a licence's
- * portrait was never found and its fields were painted out (check set tenth/x044, rejected).
+ * portrait was never found and its fields were painted out.
  */
 const ROWS_BELOW = 0.6;
 /** The rows judged for a leaning edge: from the brow to this share of the face's height below its box. */
@@ -36,8 +36,8 @@ const ROWS_BELOW_LEANING = 0.3;
  * How far a portrait's edge may lean on the page (px per row), tried in turn where no upright gap
  * lies beside it: 0, then each of 1.5-12 degrees either way. A side levelled by its text lines
  * under perspective keeps its portrait's edges as the photo showed them, upright, and they lean
- * by the turn that levelled it: on a licence photographed turned in depth (check set monoA/x053,
- * levelled 8 degrees), the upright gap was closed over the portrait's height and the blank took
+ * by the turn that levelled it: on a licence photographed turned in depth (levelled 8
+ * degrees), the upright gap was closed over the portrait's height and the blank took
  * the labels and first letters beside it, and the genuine user was rejected as unreadable.
  */
 const LEANS = [0, ...[1.5, 3, 4.5, 6, 7.5, 9, 10.5, 12].flatMap((d) => [Math.tan((d * Math.PI) / 180), -Math.tan((d * Math.PI) / 180)])];
@@ -83,8 +83,8 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
   const row = Math.round((top + bottom) / 2);
   if (bottom - top < 8 || right - left < 8) return { left, right, leftLean: 0, rightLean: 0, row };
   // Leaning, to the upper shoulders only: under the perspective that leans it, the card's bottom
-  // edge slants across the rows below, its desk in the columns beside a portrait (x053: from 0.45
-  // face heights under the face box).
+  // edge slants across the rows below, its desk in the columns beside a portrait (from 0.45 face
+  // heights under the face box).
   const leaningBottom = Math.min(bottom, Math.ceil(face.bottom + ROWS_BELOW_LEANING * faceHeight));
   const hist = new Uint32Array(256);
   // A column `x` at the middle row, leaning `lean` px per row down, within the blank's columns.
@@ -155,8 +155,8 @@ const DESK_REACH = 0.25;
 /**
  * The row from which the rows judged run off the card: a large face on a small card, its shoulders
  * reaching past the card's bottom edge, had the desk in every column of the rows judged, and no gap
- * was found (check set eleventh/x084: both dates beside the portrait painted out, in review as
- * unreadable). Rows dark across the blank's whole width and beyond, at the bottom, are the desk: a
+ * was found (both dates
+ * beside the portrait painted out, in review as unreadable). Rows dark across the blank's whole width and beyond, at the bottom, are the desk: a
  * portrait's dark coat does not reach over the print beside it.
  */
 function offTheCardFrom(page: GreyPage, blankLeft: number, blankRight: number, top: number, bottom: number): number {

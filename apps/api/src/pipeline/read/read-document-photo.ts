@@ -32,6 +32,8 @@ export interface DocumentPhoto {
   country: string | null;
   now: Date;
   readAhead: boolean;
+  /** Whether the user's claim agrees with the evidence so far: the reading strategy may read on for it (read-document.ts). */
+  claimAgrees?: (e: DocumentEvidence) => boolean;
 }
 
 type Timed = <T>(stage: 'quality' | 'faces' | 'ocr' | 'mrz', work: () => Promise<T>) => Promise<T>;
@@ -49,9 +51,11 @@ export async function readDocumentPhoto(ocr: OcrEngine, faces: FaceModels, p: Do
     () => [] as QualityProblem[],
   );
   const photoUsable = problems.then((ps) => ps.length === 0);
-  const portrait = timed('faces', () => faces.analyseDocument(p.front, { searchTiles: problems.then((ps) => !ps.includes('blurry_image')) }));
-  const read = (turn: Turn, front: DecodedImage, back: DecodedImage | null, face: Promise<FaceResult | null>) =>
-    readDocument({
+  const searchTiles = problems.then((ps) => !ps.includes('blurry_image'));
+  const portraitOf = (front: DecodedImage) => timed('faces', () => faces.analyseDocument(front, { searchTiles }));
+  const portrait = portraitOf(p.front);
+  const read = async (turn: Turn, front: DecodedImage, back: DecodedImage | null, face: Promise<FaceResult | null>) => ({
+    ...(await readDocument({
       ocr,
       front: new LocatedSide('front', front, turn, p.front, face),
       back: back && new LocatedSide('back', back, turn, back, Promise.resolve(null)),
@@ -61,36 +65,58 @@ export async function readDocumentPhoto(ocr: OcrEngine, faces: FaceModels, p: Do
       readAhead: p.readAhead,
       photoUsable,
       timed: { zone: (w) => timed('mrz', w), ocr: (w) => timed('ocr', w) },
-    });
+      claimAgrees: p.claimAgrees,
+    })),
+    portrait: await face,
+    image: front,
+  });
   const onScreen = portrait.then(async (face) => {
     if (!face) return false;
     return showsScreen(await timed('quality', () => screenPattern(p.frontBytes, p.front, regionOf(face.box)).catch(() => null)));
   });
-  const [upright, face, screen, quality] = await Promise.all([
+  const [upright, screen, quality] = await Promise.all([
     read(0, p.front, p.back, portrait),
-    portrait,
     onScreen,
     measured.then((q) => judgeDocumentQuality(p.front, q, portrait)),
   ]);
   let best = upright;
   if (worthTurning(upright, quality.problems.length === 0 && !screen)) {
-    for (const { turn, checkFirst } of turnsToTry(face)) {
+    for (const { turn, checkFirst } of turnsToTry(upright.portrait)) {
       const turnedFront = await turned(p.front, turn);
-      const turnedFace = timed('faces', () => faces.analyse(turnedFront, QUICK_LOOK_SIDE, { embedding: false }));
-      if (checkFirst && !uprightAndSure(await turnedFace)) continue;
-      const judged = await read(turn, turnedFront, p.back && (await turned(p.back, turn)), turnedFace);
+      const quickLook = checkFirst ? await timed('faces', () => faces.analyse(turnedFront, QUICK_LOOK_SIDE, { embedding: false })) : null;
+      if (checkFirst && !uprightAndSure(quickLook)) continue;
+      const judged = await read(turn, turnedFront, p.back && (await turned(p.back, turn)), portraitOf(turnedFront));
       if (fieldsRead(judged.evidence) > fieldsRead(best.evidence)) best = judged;
-      if (!worthTurning(judged, true)) break;
+      if (judged.evidence.zone !== null || fieldsRead(judged.evidence) >= FIELDS_READ_UPRIGHT) break;
     }
   }
-  const portraitUnderGlare = face !== null && burntOutShare(cropDecoded(p.front, portraitCore(face.box)).pixels) >= PORTRAIT_GLARE_SHARE;
-  return { ...best, portrait: face, quality, onScreen: screen, portraitUnderGlare };
+  const face = best.portrait;
+  // The portrait's core under glare, on the picture it was found on (turned where the best reading was).
+  const portraitUnderGlare = face !== null && burntOutShare(cropDecoded(best.image, portraitCore(face.box)).pixels) >= PORTRAIT_GLARE_SHARE;
+  return { evidence: best.evidence, zoneSeen: best.zoneSeen, portrait: face, quality, onScreen: screen, portraitUnderGlare };
 }
 
-/** A document read as nothing (no zone seen, hardly a field) though its photo is fine: it may lie turned. */
-function worthTurning(r: { evidence: DocumentEvidence; zoneSeen: boolean }, photoFine: boolean): boolean {
-  return photoFine && !r.zoneSeen && r.evidence.zone === null && fieldsRead(r.evidence) < 2;
+/**
+ * A document read as nothing (no zone, no name by its labels, hardly a field) though its photo is
+ * fine: it may lie turned. A name read by its labels shows the page the right way up (a screen's
+ * moiré may cost the fields, not the name).
+ */
+function worthTurning(r: { evidence: DocumentEvidence }, photoFine: boolean): boolean {
+  return photoFine && r.evidence.zone === null && fieldsProposed(r.evidence) < FEWEST_FIELDS_UPRIGHT;
 }
+
+/**
+ * A page read upright proposes at least this many fields (of seven), sure or not: read upside down
+ * or on its side it reads junk, which seldom holds a date or a labelled name.
+ */
+const FEWEST_FIELDS_UPRIGHT = 2;
+
+/** A turned reading this good (fields reported) is the document upright: no other turn is read. */
+const FIELDS_READ_UPRIGHT = 3;
+
+/** The fields any printed reading proposed, sure or not. */
+const fieldsProposed = (e: DocumentEvidence) =>
+  new Set(e.printed.flatMap((p) => p.proposals.filter((x) => x.field !== 'documentNumber').map((x) => x.field))).size;
 
 const fieldsRead = (e: DocumentEvidence) => Object.values(e.fields).filter((f) => f.value !== null).length;
 
@@ -98,7 +124,11 @@ const fieldsRead = (e: DocumentEvidence) => Object.values(e.fields).filter((f) =
  * A document's quality; a reflection found is looked for again with the portrait left out of the
  * print around it (a pale card's paper burns out beside its portrait's light background).
  */
-async function judgeDocumentQuality(front: DecodedImage, measured: Awaited<ReturnType<typeof measureQuality>>, portrait: Promise<FaceResult | null>) {
+async function judgeDocumentQuality(
+  front: DecodedImage,
+  measured: Awaited<ReturnType<typeof measureQuality>>,
+  portrait: Promise<FaceResult | null>,
+) {
   const judged = judgeQuality(measured, 'document');
   const face = await portrait;
   if (!face || !judged.problems.includes('glare')) return judged;

@@ -27,7 +27,9 @@ export async function readSelfie(
   const face = timed('faces', () => faces.analyseSelfie(selfie));
   const quality = timed('quality', () => measureQuality(selfie, 'selfie')).then((q) => judgeQuality(q, 'selfie'));
   const live = liveness
-    ? face.then((f) => timed('liveness', () => judgeLiveness(faces, { anchor: liveness.anchor, selfieFace: f, steps: liveness.steps }))).then((r) => r.score)
+    ? face
+        .then((f) => timed('liveness', () => judgeLiveness(faces, { anchor: liveness.anchor, selfieFace: f, steps: liveness.steps })))
+        .then((r) => r.score)
     : Promise.resolve(null);
   const [f, q, l] = await Promise.all([face, quality, live]);
   return { face: f, quality: q, liveness: l };

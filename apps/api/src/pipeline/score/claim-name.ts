@@ -1,6 +1,14 @@
 import type { DocumentEvidence } from '../evidence/fuse.js';
 import { POLICY } from '../decide/policy.js';
-import { NAME_SCORES, nameFloorInText, nameInTextScore, nameMatchScore, normalizeName, readAsTyped, type DocumentName } from './name-match.js';
+import {
+  NAME_SCORES,
+  nameFloorInText,
+  nameInTextScore,
+  nameMatchScore,
+  normalizeName,
+  readAsTyped,
+  type DocumentName,
+} from './name-match.js';
 import { SCORE_TUNING } from './score-tuning.js';
 
 /**
@@ -21,16 +29,27 @@ export function claimNameScore(typed: string, evidence: DocumentEvidence): numbe
   const unsure = unsureWords(evidence);
   const texts = evidence.printed;
   const inText = () => Math.max(0, ...texts.map((t) => nameInTextScore(typed, t.text, unsure)));
-  if (surname.value === null) return nameFloorInText(typed, inText(), texts, POLICY.nameMatch.reject);
-  const name: DocumentName = {
-    surname: surname.value,
-    givenNames: givenNames.value ?? '',
-    truncated: evidence.zone?.nameTruncated === true && surname.sources.some((s) => s.kind === 'zone'),
-    unsureWords: unsure,
-  };
-  const byFields = misreadTolerantScore(typed, name, [...unsure]);
+  // A part the readings did not settle (reported null) is compared as each reading saw it: the
+  // document does not say which it is, so the claim may agree with any, never past `unsettledNameMax`.
+  const surnames = surname.value !== null ? [surname.value] : readingsOf(evidence, 'surname');
+  const givens = givenNames.value !== null ? [givenNames.value] : ['', ...readingsOf(evidence, 'givenNames')];
+  if (!surnames.length) return nameFloorInText(typed, inText(), texts, POLICY.nameMatch.reject);
+  const truncated = evidence.zone?.nameTruncated === true && surname.sources.some((s) => s.kind === 'zone');
+  let byFields = 0;
+  for (const sn of surnames)
+    for (const given of givens) {
+      const score = misreadTolerantScore(typed, { surname: sn, givenNames: given, truncated, unsureWords: unsure }, [...unsure]);
+      const settledParts = sn === surname.value && (given === givenNames.value || given === '');
+      byFields = Math.max(byFields, settledParts ? score : Math.min(score, SCORE_TUNING.unsettledNameMax));
+    }
   if (byFields >= POLICY.nameMatch.review) return byFields;
   return Math.max(byFields, Math.min(inText(), SCORE_TUNING.textOnlyNameMax));
+}
+
+/** Every reading's value of a name part, as read. */
+function readingsOf(evidence: DocumentEvidence, field: 'givenNames' | 'surname'): string[] {
+  const proposals = [...(evidence.zone?.proposals ?? []), ...evidence.printed.flatMap((p) => p.proposals)];
+  return [...new Set(proposals.filter((p) => p.field === field).map((p) => p.value))];
 }
 
 /** The name score, a known misreading of the typed name taken as it (`readAsTyped`) at `misreadName` at most. */

@@ -17,11 +17,16 @@ export interface DocumentReadScore {
 /**
  * `document_ocr`: 1 for a zone whose every check holds; otherwise half the surest printed page's
  * confidence and half the share of the fields the document prints that were reported (five: name,
- * number, birth, expiry, nationality; four on a licence), less `noDocumentFacePenalty` when no
- * portrait was found on it.
+ * number, birth, expiry, nationality; four on a licence; the name counts where no label showed it
+ * but the page prints it as typed), less `noDocumentFacePenalty` when no portrait was found on it.
  */
-export function documentReadScore(e: DocumentEvidence, opts: { documentFace: boolean; licence: boolean }): DocumentReadScore {
-  const fieldsFound = COUNTED.filter((f) => e.fields[f].value !== null).length;
+export function documentReadScore(
+  e: DocumentEvidence,
+  opts: { documentFace: boolean; licence: boolean; nameInText?: boolean },
+): DocumentReadScore {
+  // A name no label showed, but that the page prints as the user typed it, was read all the same.
+  const fieldsFound =
+    COUNTED.filter((f) => e.fields[f].value !== null).length + (opts.nameInText && e.fields.surname.value === null ? 1 : 0);
   const page = e.printed[0];
   const zoneComplete = e.zone !== null && isComplete(e.zone);
   const printedCount = opts.licence ? 4 : 5;

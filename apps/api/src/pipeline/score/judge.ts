@@ -1,5 +1,5 @@
 import type { DocumentType, FieldsExtracted, Scores } from '@service/contract';
-import { decide, selfieFaceInDoubt, type PolicyInput, type Verdict } from '../decide/policy.js';
+import { decide, POLICY, selfieFaceInDoubt, type PolicyInput, type Verdict } from '../decide/policy.js';
 import { isDrivingLicence } from '../evidence/document-kind.js';
 import type { DocumentEvidence } from '../evidence/fuse.js';
 import type { DocumentPhotoRead } from '../read/read-document-photo.js';
@@ -22,14 +22,15 @@ export interface Judged {
 /** The scores, the fields reported and the policy's verdict, from what was read. */
 export function judge(j: Judged): { verdict: Verdict; reasons: string[]; scores: Scores; fieldsExtracted: FieldsExtracted } {
   const e = j.document.evidence;
+  const nameMatch = j.claim ? claimNameScore(j.claim, e) : null;
   const read = documentReadScore(e, {
     documentFace: j.document.portrait !== null,
     licence: isDrivingLicence(
       j.documentType,
       e.printed.map((p) => p.text),
     ),
+    nameInText: nameMatch !== null && nameMatch >= POLICY.nameMatch.review,
   });
-  const nameMatch = j.claim ? claimNameScore(j.claim, e) : null;
   const expiry = e.fields.expiryDate.value;
   const policy: PolicyInput = {
     documentOcr: read.score,

@@ -24,8 +24,6 @@
  * The policy reads the score: under 0.6 rejects, under 0.85 reviews (see policy.ts).
  */
 
-import { hasZoneFillers } from '../read/zone/zone-lines.js';
-
 const SPECIAL: Record<string, string> = {
   ß: 'SS',
   Æ: 'AE',
@@ -234,8 +232,8 @@ function surnameScore(typed: Token[], doc: Token[], truncated: boolean, givenTyp
   const docSpellings = [...d.exact, ...d.folded];
   if (longest >= 5 && typedSpellings.some((ts) => docSpellings.some((ds) => editDistance(ts, ds, 1) <= 1))) return NAME_SCORES.oneLetterOff;
   // The typed surname with a few letters lost in one place (a glare spot over the start of a zone's
-  // name: SCHROEDER read ROEDER, held-out 0306/067; over a printed surname's middle: AL-RASHID read
-  // AL-..SHID, heldout-2cb7/248; each had rejected a genuine user): review, never a pass.
+  // name: SCHROEDER read ROEDER; over a printed surname's middle: AL-RASHID read
+  // AL-..SHID; each had rejected a genuine user): review, never a pass.
   if (typedSpellings.some((ts) => docSpellings.some((ds) => lostInOnePlace(ts, ds)))) return NAME_SCORES.oneLetterOff;
   return NAME_SCORES.otherPerson;
 }
@@ -273,7 +271,7 @@ function givenTokenScore(t: Token, d: Token, truncated: boolean, unsure: boolean
  * The first letters a typed initial stands for: its spelling's first, and where one letter is
  * spelt with two (Þ, TH) the recogniser's stand-ins for it (`MISREAD_AS`): a printed ÞÓRA is read
  * PORA or bora, with confidence, and a typed Þ. had sent two genuine users to review
- * (heldout-6e77/264, 272). A typed T. is one letter: it stands for no P or B.
+ *. A typed T. is one letter: it stands for no P or B.
  */
 function initialLetters(t: Token): string[] {
   const spelt = t.forms[0]!;
@@ -294,7 +292,7 @@ function givenSpellingScore(tf: string, df: string, truncated: boolean, unsure: 
     // A printed given name the recogniser read unsurely and one letter off is the typed one misread
     // (EILcEN, LAGNY for DAGNY); read with confidence, one letter off is another name (Marie, María).
     // So is one read as another letter just where the user typed a mark: the recogniser has no
-    // class for Ř and reads a printed KATEŘINA as KATEFINA, with confidence (heldout-f081/226).
+    // class for Ř and reads a printed KATEŘINA as KATEFINA, with confidence.
     return (unsure || substitutedAtMark(tf, df, marked)) && Math.min(tf.length, df.length) >= 4
       ? NAME_SCORES.unsureGiven
       : NAME_SCORES.oneLetterOff;
@@ -493,7 +491,7 @@ export function nameInTextScore(typed: string, text: string, unsure: ReadonlySet
  * word of the typed name is printed whole in one of them (`typedWordInText`), never under the
  * reject line (`rejectLine`, POLICY's): the text cannot tell the surname from the given names, so
  * the rest is unread, not mismatched, and a person looks. A passport at 640 x 480 showed KOVACS,
- * its given name read 2s0tia, and was rejected (check set twenty-third/x038).
+ * its given name read 2s0tia, and was rejected.
  */
 export function nameFloorInText(typed: string, score: number, readings: readonly { text: string }[], rejectLine: number): number {
   return readings.some((r) => typedWordInText(typed, r.text)) ? Math.max(score, rejectLine) : score;
@@ -504,11 +502,6 @@ function printedWords(text: string): Map<string, string> {
   const words = new Map<string, string>();
   for (const w of normalizeName(text).split(' ')) for (const form of [foldTransliteration(w), w]) words.set(form, w);
   return words;
-}
-
-/** A typed word's forms, as typed (normalised) and ICAO-transliterated: one word each, or none. */
-function typedWordForms(raw: string): string[] {
-  return [...new Set([normalizeName(raw), icaoTransliteration(raw)])].filter((f) => f && !f.includes(' '));
 }
 
 /**
@@ -524,38 +517,6 @@ export function typedWordInText(typed: string, text: string): boolean {
 }
 
 /**
- * Where a zone's surname says nothing (`surnameUnsure`) and a reading of the print lost its labels:
- * the typed words printed whole in the text (as typed or transliterated, five letters or more),
- * particles and the zone's given names left out, as the surname the print shows; null when none
- * is. A print's LINDQVIST on a page whose labels were read only where it read LINDQUIST, its zone
- * read DQVIST (heldout-a180/071, a genuine user in review). Another person's print shows their own
- * surname, and the zone's given names are weighed with it.
- */
-export function typedSurnameInText(typed: string, zoneGivenNames: string, text: string): string | null {
-  const doc = printedWords(text);
-  // The zone's given names, the last perhaps cut at the field's end (AURELIE<BRUENHILDE<M for METTE).
-  const given = normalizeName(zoneGivenNames).split(' ').filter(Boolean);
-  const isGiven = (f: string) =>
-    [f, foldTransliteration(f)].some((form) => given.some((g, i) => form === g || (i === given.length - 1 && form.startsWith(g))));
-  const words = withPrefixLettersJoined(typed)
-    .split(/[\s,]+/)
-    .map(typedWordForms)
-    .filter((forms) => forms.length > 0 && !forms.some((f) => PARTICLES.has(f)));
-  const found: { at: number; printed: string }[] = [];
-  words.forEach((forms, at) => {
-    if (forms.some(isGiven)) return;
-    const printed = forms
-      .filter((f) => f.length >= 5)
-      .flatMap((f) => [doc.get(f), doc.get(foldTransliteration(f))])
-      .find((w) => w !== undefined);
-    if (printed) found.push({ at, printed });
-  });
-  // A surname is typed first or last: a word between the given names is a given name the zone lost.
-  const atEnd = found.some((f) => f.at === 0 || f.at === words.length - 1);
-  return atEnd ? found.map((f) => f.printed).join(' ') : null;
-}
-
-/**
  * A one-letter word that belongs to the name after it: Irish Ó (Ó BRIAIN) and the elided D' and L'
  * (D'ANGELO reads D ANGELO once the apostrophe is a space), before a word of three letters or more.
  */
@@ -567,32 +528,6 @@ export const isNamePrefix = (w: string, next: string | undefined) => /^[ODL]$/.t
  */
 function withPrefixLettersJoined(typed: string): string {
   return typed.replace(/(^|[^\p{L}])([ODL])['’‘`´]\s*(?=\p{L}{3})/giu, '$1$2');
-}
-
-/**
- * The words of a text that the typed given names are (TEXT_TOKEN_MIN similar, plain or
- * transliterated), the document's surname left out: the given names when their label was misread
- * but the surname's was not. Empty when any typed given name is missing from the text.
- */
-export function typedGivenNamesInText(typed: string, surname: string, text: string): string {
-  const surnameWords = new Set(normalizeName(surname).split(' '));
-  const words = normalizeName(text)
-    .split(' ')
-    .filter((w) => w.length >= 2 && !surnameWords.has(w));
-  const found: string[] = [];
-  for (const raw of typed.split(/[\s,]+/)) {
-    const forms = typedWordForms(raw);
-    if (!forms.length || forms.some((f) => PARTICLES.has(f) || surnameWords.has(f))) continue;
-    let best: { word: string; sim: number } | null = null;
-    for (const w of words) {
-      const sim = Math.max(
-        ...forms.map((f) => Math.max(textWordSimilarity(f, w), textWordSimilarity(foldTransliteration(f), foldTransliteration(w)))),
-      );
-      if (!best || sim > best.sim) best = { word: w, sim };
-    }
-    if (best && best.sim >= TEXT_TOKEN_MIN) found.push(best.word);
-  }
-  return found.join(' ');
 }
 
 /**
@@ -621,21 +556,23 @@ const MISREAD_AS: readonly { typed: string; read: string; only?: RegExp }[] = [
   { typed: 'O', read: 'G', only: /ø/i },
   { typed: 'O', read: 'E', only: /ø/i },
   { typed: 'N', read: 'FI' },
-  // In a serif face the tilde's stroke joins the N's first stem: NÚÑEZ read NUILEZ (heldout-a180/109).
+  // In a serif face the tilde's stroke joins the N's first stem: NÚÑEZ read NUILEZ.
   { typed: 'N', read: 'IL' },
-  // J's hook lost in small print: read as I (WOJCIK read WOICIK: heldout-58be/063), or with the I
-  // of Dutch IJ as one stroke (VAN DIJK read VAN DIK: 58be/275; both in review).
+  // J's hook lost in small print: read as I (WOJCIK read WOICIK), or with the I
+  // of Dutch IJ as one stroke (VAN DIJK read VAN DIK; both in review).
   { typed: 'J', read: 'I' },
   { typed: 'IJ', read: 'I' },
+  // Dutch IJ set narrow in a sans face, its two strokes read as one U (VAN DIJK read VAN DUK).
+  { typed: 'IJ', read: 'U' },
   { typed: 'C', read: 'G', only: /ç/i },
   // Ð (typed D once normalised) read as P, its bar taken for a bowl, with confidence: a printed
-  // GUÐMUNDSDÓTTIR read GUPMUNDSDOTTIR (heldout-926b/047, typed with its Ð, in review).
+  // GUÐMUNDSDÓTTIR read GUPMUNDSDOTTIR.
   { typed: 'D', read: 'P', only: /ð/i },
   // Ã (typed A) is read as d, its tilde taken for the stem: a printed João read Jodo, twice on
-  // cards drawn differently (heldout-106d/026, rejected; check set tenth/x060).
+  // cards drawn differently.
   { typed: 'A', read: 'D', only: /ã/i },
   // Typed without its tilde (Joao, as most keyboards write it), the Portuguese -ÃO read -DO all
-  // the same: a printed João read Jodo (study seed c49/249, a genuine user in review). No name
+  // the same: a printed João read Jodo. No name
   // ends in -DO where another ends in -AO on the same stem.
   { typed: 'AO', read: 'DO' },
   // ß (typed SS once normalised) is read as LL, L or B: Weiß printed, WEILL or WEIB read.
@@ -682,7 +619,7 @@ const MARKS_MISREAD = { most: 2, lettersKept: 4 } as const;
  * each read as one or two other letters or lost (GUÐMUNDSDÓTTIR read GUPMUNDSDOTTIR, GUBDMUNDSDOTTIR,
  * GUDEMUNDSDETTIR; CÓRDOBA read CDRDOBA), with at least four unmarked letters as typed. A marked
  * letter may take the letter beside it with it, the two read as two others (BJØRNSTAD read
- * BUORNSTAD: the stroke of the Ø runs into the J; check set tenth/x114), where the word has
+ * BUORNSTAD: the stroke of the Ø runs into the J), where the word has
  * unmarked letters enough for four to stay as typed whatever the misreadings took.
  */
 function misreadAtMarks(typedWord: string, read: string): boolean {
@@ -740,7 +677,7 @@ export function readAsTyped(typed: string, read: string, unsure: readonly string
   const unsureWords = new Set(unsure.flatMap((w) => normalizeName(w).split(' ')));
   const atMarks = (word: string) => (unsureWords.has(word) ? marked.find((t) => misreadAtMarks(t, word)) : undefined);
   // An Irish Ó, a word of one letter, read as a digit (its accent joined to it: 6, or 0) right
-  // before the typed word that follows it (6 BRIAIN for Ó BRIAIN: heldout-58be/163, in review).
+  // before the typed word that follows it (6 BRIAIN for Ó BRIAIN).
   let text = read;
   typedWords.forEach((w, i) => {
     const next = typedWords[i + 1];
@@ -760,189 +697,4 @@ export function readAsTyped(typed: string, read: string, unsure: readonly string
       (misreadMarks ? normalizeName(misreadMarks) : strokes && strokes !== word ? strokes : raw)
     );
   });
-}
-
-/**
- * Whether an MRZ's name is a misreading of the document's printed name: the zone's name field has
- * no check digit, so a letter lost or read as another (`RID` for INGRID, `KAERYVAEINEN`,
- * `PANGELO` for D'ANGELO) is not caught there. The two readings of one document agree but for at
- * most 3 letters (and under a quarter of the name) once the printed one is transliterated as an MRZ
- * writes it, or each part (surname, given names) within as much of its own. Another person's
- * document agrees with neither, so it never lifts a typed name that the document does not bear.
- */
-export function mrzMisreadOf(mrz: DocumentName, printed: DocumentName): boolean {
-  // In the zone's own order too (surname first): a zone whose `<<` between surname and given names
-  // was lost holds the whole name as its surname (DANGELO RANCOIS for D'ANGELO<<FRANCOIS:
-  // heldout-6e77/290, a genuine user rejected).
-  const zoneOrder = (n: DocumentName) => zoneForm(`${n.surname} ${n.givenNames}`);
-  const zone = zoneForm(`${mrz.givenNames} ${mrz.surname}`);
-  const print = zoneForm(`${printed.givenNames} ${printed.surname}`);
-  if (zone.length < 4 || print.length < 4 || !printed.surname) return false;
-  const max = misreadingAllowance(print.length);
-  if (editDistance(zone, print, max) <= max || editDistance(zoneOrder(mrz), zoneOrder(printed), max) <= max) return true;
-  // Or each part within a misreading of its own: a zone whose surname took a mark beside it and
-  // whose given names lost letters (IPAPADOPOULOU, ANS SOFIE JOSEI for ANAIS SOFIE JOSE: 1 and 3
-  // letters off, 4 of the whole name) is a misreading as much as one 3 letters off in all.
-  const within = (a: string, b: string) => {
-    const [x, y] = [zoneForm(a), zoneForm(b)];
-    const allowed = misreadingAllowance(y.length);
-    return x.length >= 2 && y.length >= 2 && editDistance(x, y, allowed) <= allowed;
-  };
-  return within(mrz.surname, printed.surname) && within(mrz.givenNames, printed.givenNames);
-}
-
-/**
- * Whether a printed name is the document's where the zone's surname as read says nothing of it
- * (mrz.ts, `surnameUnsure`: read from a garbled start, `<<TMR1MVYRVAIH` for `I<PRTHORVATH`, or
- * one letter left under a glare spot), so that no reading of it can be weighed against the print:
- * the page shows the zone's document number, which its check digit holds in the zone (the print
- * was read well enough to show it; one character of it misread, where it is 8 or more). The zone's given names are not weighed either: a zone read
- * that badly misreads them too (BUELOEN for GUELSEN: heldout-981c/085). The printed name then
- * stands as printed, as a card's without a zone does: another person's document prints their
- * own name, which the typed one does not match. Used too where the zone's given names are what
- * says nothing, the print's surname being the zone's letter for letter (`sameAsZoneSurname`).
- */
-export function printedNameOfUnsureZone(mrz: { documentNumber: string }, printed: DocumentName, text: string): boolean {
-  const number = lookAlikeForm(mrz.documentNumber);
-  // One character of a long number may be misread in print as no look-alike (AK6786789 read
-  // AKB786789: heldout-926b/174, a genuine user rejected); another document's number differs in most.
-  const shows = (word: string) => {
-    const read = lookAlikeForm(word);
-    if (read.length !== number.length) return false;
-    const differ = [...read].filter((c, i) => c !== number[i]).length;
-    return differ === 0 || (differ === 1 && number.length >= 8);
-  };
-  return zoneForm(printed.surname).length >= 2 && number.length >= 6 && text.split(/\s+/).some(shows);
-}
-
-/** A document number with its look-alikes (O and 0, I and 1, S and 5, B and 8, Z and 2, G and 6) folded, letters and digits only. */
-const lookAlikeForm = (s: string) =>
-  s
-    .toUpperCase()
-    .replace(/[^A-Z0-9]/g, '')
-    .replace(/[O0D]/g, '0')
-    .replace(/[I1L]/g, '1')
-    .replace(/[S5]/g, '5')
-    .replace(/[B8]/g, '8')
-    .replace(/[Z2]/g, '2')
-    .replace(/[G6]/g, '6');
-
-/**
- * Whether a printed name is the zone's own, letter for letter once written as a zone writes it
- * (surname and given names apart): the zone's name was read right, and no other reading of the
- * print can show it misread.
- */
-export function sameAsZoneName(mrz: DocumentName, printed: DocumentName): boolean {
-  return sameAsZoneSurname(mrz, printed) && zoneForm(mrz.givenNames) === zoneForm(printed.givenNames);
-}
-
-/** Whether a printed surname is the zone's own, letter for letter once written as a zone writes it. */
-export function sameAsZoneSurname(mrz: DocumentName, printed: DocumentName): boolean {
-  return zoneForm(printed.surname).length > 0 && zoneForm(mrz.surname) === zoneForm(printed.surname);
-}
-
-/**
- * The zone's name as a text shows it when no label of the text was read: the text's word (or two
- * adjacent words joined, O BRIAIN) nearest to the zone's surname, within a misreading of it (at
- * most 3 letters, under a quarter of it, once transliterated and folded), with the zone's given
- * names. The surname is taken as printed, so the typed name is then judged against the printed
- * spelling (`KARKKAINEN` printed, `KAERYVAEINEN` read in the zone); another person's document shows
- * its own surname, which the typed one does not match. `givenAsPrinted`: the given names taken
- * from the text too where the zone read them as letters (see `givenNamesInText`).
- */
-export function zoneNameInText(mrz: DocumentName, text: string, givenAsPrinted = false): DocumentName | null {
-  if (zoneForm(mrz.surname).length < 4) return null;
-  const words = normalizeName(withoutZoneLines(text)).split(' ').filter(Boolean);
-  const runs = words.flatMap((w, i) => (i + 1 < words.length ? [w, `${w} ${words[i + 1]}`] : [w]));
-  const surname = nearestMisreadingOf(mrz.surname, runs);
-  return surname ? { surname, givenNames: givenNamesInText(mrz.givenNames, words, givenAsPrinted) } : null;
-}
-
-/**
- * The zone's given names as the text shows them, where the zone's hold what no name can (a digit:
- * SOFIE CH9JE read in a TD1 zone for SOFIE CHLOE): the run of as many adjacent words nearest to
- * them, within a misreading of the whole run (2 letters of 10 here); else as the zone read them (a
- * zone read as letters is as likely right as the page's recogniser). `always`: the text's run
- * even where the zone read letters, for the caller to weigh both readings (OLJIVIA RDOSE in a
- * zone, Olivia Rose printed under the surname without a label: check set seventh/x034).
- */
-function givenNamesInText(zoneGiven: string, words: readonly string[], always = false): string {
-  // A digit standing alone (a misread filler: JUER<4<BRUENHILDE) is no name of the run.
-  const count = zoneGiven.split(' ').filter((w) => /\p{L}/u.test(w)).length;
-  if (zoneForm(zoneGiven).length < 4 || (!always && /^[A-Z ]*$/.test(zoneGiven))) return zoneGiven;
-  const runs = words.slice(0, Math.max(0, words.length - count + 1)).map((_, i) => words.slice(i, i + count).join(' '));
-  return nearestMisreadingOf(zoneGiven, runs) ?? zoneGiven;
-}
-
-/**
- * A page's text without the lines that are its zone read again (two or more fillers `<`): the
- * printed name is looked for, and the zone's own line, misread as the zone was, lies nearer to
- * it than the print (P<ITAMACKGIOLLA<K<KJUERL for a printed JURGEN: heldout-106d/009).
- */
-function withoutZoneLines(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => !hasZoneFillers(line))
-    .join('\n');
-}
-
-/** Of `candidates`, the first nearest to `name` (in zone form) within a misreading of it; null when none is. */
-function nearestMisreadingOf(name: string, candidates: readonly string[]): string | null {
-  const target = zoneForm(name);
-  const max = misreadingAllowance(target.length);
-  let best: { run: string; distance: number } | null = null;
-  for (const run of candidates) {
-    const d = editDistance(target, zoneForm(run), max);
-    if (d <= max && (!best || d < best.distance)) best = { run, distance: d };
-  }
-  return best?.run ?? null;
-}
-
-/** A name as a zone writes it, for comparing with one: ICAO-transliterated, folded (`foldTransliteration`), no spaces. */
-function zoneForm(name: string): string {
-  return foldTransliteration(icaoTransliteration(name)).replace(/ /g, '');
-}
-
-/** How many letters a reading of a name of `length` letters may be off and still be a misreading of it: at most 3, under a quarter. */
-function misreadingAllowance(length: number): number {
-  return Math.min(3, Math.floor(length / 4));
-}
-
-/**
- * Whether a zone's surname is near enough the typed name for its printed name to be worth reading:
- * some typed word, or two typed words joined, appears in it (anywhere: a lost `<<` may have run the
- * given names into it) at most 3 letters off (a third of the word: `ANCHI` for BIANCHI, two
- * letters lost at the start of a zone's line), after ICAO transliteration and folding. Only the
- * cost is gated here: the printed name redeems a zone only where the zone is a misreading of it
- * (`mrzMisreadOf`, on the whole name) and bears the typed name out, so another family name
- * altogether (most name mismatches) is not read twice.
- */
-export function zoneSurnameNearTyped(typed: string, mrz: DocumentName): boolean {
-  const zone = zoneForm(mrz.surname);
-  const words = foldTransliteration(icaoTransliteration(typed)).split(' ').filter(Boolean);
-  const typedForms = [...words, ...words.slice(1).map((w, i) => words[i]! + w)];
-  return typedForms.some((t) => substringDistance(t, zone) <= Math.min(3, Math.floor(t.length / 3)));
-}
-
-/**
- * Whether two readings of a printed surname read the same name: the same letters in zone form
- * (spaces aside: O BRIAIN and OBRIAIN), or one letter apart in a name of five letters or more (Ç
- * read C in one reading and G in the other: GONCALVES, GONGALVES; a stray letter before it, D
- * COLLINS). A shorter name one letter apart may be two different misreadings of a third (NEI, WEI).
- */
-export function sameSurnameRead(a: string, b: string): boolean {
-  const [x, y] = [zoneForm(a), zoneForm(b)];
-  return x === y || (Math.min(x.length, y.length) >= 5 && editDistance(x, y, 1) <= 1);
-}
-
-/** The fewest edits that turn `needle` into some substring of `hay` (Sellers' approximate matching). */
-function substringDistance(needle: string, hay: string): number {
-  let prev = new Array<number>(hay.length + 1).fill(0);
-  for (let i = 1; i <= needle.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= hay.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (needle[i - 1] === hay[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return Math.min(...prev);
 }

@@ -10,6 +10,8 @@ export const SCORE_TUNING = {
    * for, a space it dropped): a pass, under an exact reading.
    */
   misreadName: 0.95,
+  /** The most a name part the readings did not settle (each reading read it otherwise) scores against the claim: a pass, under a settled one. */
+  unsettledNameMax: 0.9,
   /** The most the typed name found in a page's text (not by its labels) lifts a name the fields gave: under review's line. */
   textOnlyNameMax: POLICY.nameMatch.review - 0.05,
   /** A document without a detectable face loses this much document_ocr (a printed portrait is part of every ID). */

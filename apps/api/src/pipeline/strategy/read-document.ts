@@ -5,7 +5,7 @@ import type { OcrEngine } from '../read/ocr/ocr.js';
 import { PrintedPages, type PageKind, type PageWay } from '../read/printed/printed-pages.js';
 import { printedProposals } from '../read/printed/printed-proposals.js';
 import { isComplete, readZone } from '../read/zone/read-zone.js';
-import { ZONE_TUNING } from '../read/zone/zone-tuning.js';
+import { FUSE_TUNING } from '../evidence/fuse-tuning.js';
 
 /** What the reading strategy needs: the engine, the located sides, and what the request says of the document. */
 export interface DocumentToRead {
@@ -21,6 +21,12 @@ export interface DocumentToRead {
   /** The document's photo is itself fine (no blur, darkness, glare): worth squaring up and reading again. */
   photoUsable: Promise<boolean>;
   timed: { zone: <T>(work: () => Promise<T>) => Promise<T>; ocr: <T>(work: () => Promise<T>) => Promise<T> };
+  /**
+   * Whether the user's claim agrees with the evidence read so far. It may make the strategy read
+   * on (a mismatch is consequential: every reading is taken before one is concluded), never choose
+   * a value: the fusion sees the readings alone. Absent: no claim.
+   */
+  claimAgrees?: (e: DocumentEvidence) => boolean;
 }
 
 /** The evidence, and whether a zone was seen on the document at all (read or not). */
@@ -43,8 +49,9 @@ const PRINTED_STEPS: readonly (readonly [PageKind, PageWay])[] = [
  * Which readings a document gets, and when they stop. The zone first, on the side where the
  * document type keeps it (a licence's printed page first: it seldom has a zone); a zone whose
  * every check holds and whose name reads cleanly settles the document. Otherwise the front's
- * printed text, page after page (`PRINTED_STEPS`), until the fields are settled (`settled`).
- * Only the evidence decides; the user's claim is never looked at here.
+ * printed text, page after page (`PRINTED_STEPS`), then the back's, until the fields are settled
+ * (`settled`) and the name either agrees with the claim or is confirmed by readings that agree
+ * (`nameConfirmed`): another person's name read twice needs no third reading.
  */
 export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
   const today = d.now.toISOString().slice(0, 10);
@@ -52,14 +59,22 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
   const evidence = () => fuse(readings, today);
   const pages = new PrintedPages(d.ocr, d.front, { readAhead: d.readAhead, timed: d.timed.ocr });
   const backPages = d.back && new PrintedPages(d.ocr, d.back, { readAhead: d.readAhead, timed: d.timed.ocr });
+  const taken = new Set<string>();
   const readPage = async (kind: PageKind, way: PageWay, on: PrintedPages = pages, side: 'front' | 'back' = 'front') => {
+    const reading = `${kind}/${way}`;
+    if (taken.has(`${side}/${reading}`)) return;
+    taken.add(`${side}/${reading}`);
     const text = await on.read(kind, way);
-    if (text) readings.printed.push({ side, reading: `${kind}/${way}`, page: printedProposals(text, d.now, d.country) });
+    if (text) readings.printed.push({ side, reading, page: printedProposals(text, d.now, d.country) });
   };
 
+  const claimAgrees = d.claimAgrees ?? (() => true);
+  const done = (e: DocumentEvidence) => settled(e, today) && (claimAgrees(e) || nameConfirmed(e));
   if (d.documentType === 'drivers_license') {
-    await readPage('side', 'inked');
-    if (settled(evidence(), today)) return { evidence: evidence(), zoneSeen: false };
+    for (const way of ['inked', 'grey'] as const) {
+      await readPage('side', way);
+      if (done(evidence())) return { evidence: evidence(), zoneSeen: false };
+    }
   }
   let zoneSeen = false;
   for (const side of zoneSides(d.documentType, d.front, d.back)) {
@@ -69,23 +84,25 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
     if (look.zone) readings.zones.push({ side: side.which, reading: 'zone', zone: look.zone });
     if (look.zone && isComplete(look.zone)) break;
   }
-  if (zoneSettles(evidence(), today)) return { evidence: evidence(), zoneSeen };
+  const zoneSettles = (e: DocumentEvidence) => e.zone !== null && isComplete(e.zone) && e.zone.nameSure && done(e);
+  if (zoneSettles(evidence())) return { evidence: evidence(), zoneSeen };
   for (const [kind, way] of PRINTED_STEPS) {
     if (kind !== 'side' && !(await d.photoUsable)) break;
     await readPage(kind, way);
-    if (settled(evidence(), today)) return { evidence: evidence(), zoneSeen };
+    if (done(evidence())) return { evidence: evidence(), zoneSeen };
   }
   // The back's print last (the old French card keeps its validity there).
   for (const way of ['inked', 'grey'] as const) {
-    if (!backPages || settled(evidence(), today)) break;
+    if (!backPages || done(evidence())) break;
     await readPage('side', way, backPages, 'back');
   }
   return { evidence: evidence(), zoneSeen };
 }
 
-/** A zone whose every check holds and whose name reads cleanly, the fields settled: nothing the print could add. */
-function zoneSettles(e: DocumentEvidence, today: string): boolean {
-  return e.zone !== null && isComplete(e.zone) && e.fields.surname.confidence >= ZONE_TUNING.confidence.sureName && settled(e, today);
+/** The name confirmed by readings that agree (or a check): surname and given names both past `FUSE_TUNING.confirmLine`. */
+export function nameConfirmed(e: DocumentEvidence): boolean {
+  const { surname, givenNames } = e.fields;
+  return surname.confidence >= FUSE_TUNING.confirmLine && givenNames.value !== null && givenNames.confidence >= FUSE_TUNING.confirmLine;
 }
 
 /**

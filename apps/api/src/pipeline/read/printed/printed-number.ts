@@ -41,7 +41,8 @@ export function numberByLabel(text: string): string | null {
 
 /** The number at the start of `s`, if it has one's shape (a digit among 5-15 letters and digits). */
 function valueOf(s: string): string | null {
-  const m = NUMBER_VALUE.exec(s);
+  // Label words standing between the label and its value (4d DLN, No. #).
+  const m = NUMBER_VALUE.exec(s.replace(/^[\s:.#№°º-]*(?:(?:DLN|DL|LIC|NO|NUMBER|NR|N)\b[\s:.#№°º-]*)+/, ''));
   if (!m) return null;
   // The first word, or words joined where the number is printed in groups (X 1234 567).
   const words = m[1]!.split(/[ -]+/);

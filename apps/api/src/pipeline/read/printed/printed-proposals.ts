@@ -24,7 +24,10 @@ export function printedProposals(reading: TextReading, now: Date, country: strin
   const t = PRINTED_TUNING.confidence;
   const sureness = t.pageWeight.floor + (1 - t.pageWeight.floor) * reading.confidence;
   const unsure = new Set(reading.unsureWords.flatMap((w) => normalizeName(w).split(' ')));
-  const namesSure = (name: string) => !normalizeName(name).split(' ').some((w) => unsure.has(w));
+  const namesSure = (name: string) =>
+    !normalizeName(name)
+      .split(' ')
+      .some((w) => unsure.has(w));
   const proposals: Proposal[] = [];
   const propose = (field: Proposal['field'], value: string | null, base: number) => {
     if (value) proposals.push({ field, value, confidence: Math.min(1, base * sureness), checked: null });
@@ -42,11 +45,13 @@ export function printedProposals(reading: TextReading, now: Date, country: strin
   const [issueByLabel] = labelled('issue');
   const labelOf = (iso: string | null) => dates.dates.find((d) => d.iso === iso)?.label ?? null;
   if (birthByLabel) propose('dateOfBirth', birthByLabel, t.labelledDate);
-  else if (dates.fields.dateOfBirth && labelOf(dates.fields.dateOfBirth) === null) propose('dateOfBirth', dates.fields.dateOfBirth, t.dateByOrder);
+  else if (dates.fields.dateOfBirth && labelOf(dates.fields.dateOfBirth) === null)
+    propose('dateOfBirth', dates.fields.dateOfBirth, t.dateByOrder);
   // A past expiry under its label stands only where the page's dates bear it out (an issue date
   // before it: text-fields.ts); alone, one misread digit of a valid expiry would reject a user.
   const today = now.toISOString().slice(0, 10);
-  if (expiryByLabel && (expiryByLabel >= today || expiryByLabel === dates.fields.expiryDate)) propose('expiryDate', expiryByLabel, t.labelledDate);
+  if (expiryByLabel && (expiryByLabel >= today || expiryByLabel === dates.fields.expiryDate))
+    propose('expiryDate', expiryByLabel, t.labelledDate);
   else if (dates.fields.expiryDate && labelOf(dates.fields.expiryDate) !== 'issue' && labelOf(dates.fields.expiryDate) !== 'birth')
     propose('expiryDate', dates.fields.expiryDate, t.dateByOrder);
   propose('issueDate', issueByLabel ?? null, t.labelledDate);

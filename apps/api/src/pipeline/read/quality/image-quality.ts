@@ -28,7 +28,7 @@ export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfi
  * A document photo narrower than SHARPNESS_WIDTH / SMALL_DOCUMENT_SCALE is measured at this share
  * of its width, so its grain is averaged as a large photo's is. At full size a 480 x 640 photo's
  * grain, kept by a fine JPEG, made defocus look sharp: a passport out of focus by 0.5% of the frame
- * measured 103 against a line of 80 (retired heldout-a64f/081), one by 0.9% 152, while a sharp card
+ * measured 103 against a line of 80, one by 0.9% 152, while a sharp card
  * in the same frame measured 75 (its print a small part of the picture). Tuning seeds
  * study-blur-1 to -4 (about 230 documents in frames 480 to 800 px wide, each photographed sharp and
  * defocused by 0.4-0.9%): sharp ones 123 or more at this share, defocused ones 51 or less (docs/pipeline.md, forty-eighth round).
@@ -100,7 +100,7 @@ export interface QualityThresholds {
  * other_face, blurred and too_dark, 142 cases): genuine selfies 241 or more, blurred ones 20 or
  * less; the check sets' upright HD selfies, faces filling the frame from pictures a third their
  * size, 161 or more where they had measured 51-65 across their width. The plain variance of the Laplacian counted a poor lamp's sensor noise as edges: blurred
- * selfies measured 37 (retired 5fbc/084) and 55 (heldout-ce1c/280, approved), and with noise of
+ * selfies measured 37 and 55, and with noise of
  * 16 grey levels up to 1,277. Taken out, that noise leaves them 40 or less (61 under noise of
  * 32): the selfie's line stays 70, about half the genuine least. A reflection over the printed fields covers 1.4-9%
  * of the photo (dev, 14 cases); among 180 genuine captures of dev, over-exposed paper left at most

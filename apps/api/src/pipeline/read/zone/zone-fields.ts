@@ -59,7 +59,9 @@ function readAs(layout: ZoneLayout, read: readonly string[], now: Date, lineStar
   number.write(fixed);
   birth.write(fixed);
   expiry?.write(fixed);
-  const composite = t.composite ? checkDigit(t.composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, t.composite.check) : null;
+  const composite = t.composite
+    ? checkDigit(t.composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, t.composite.check)
+    : null;
   const checks = {
     documentNumber: number.holds,
     dateOfBirth: birth.holds && mrzDate(birth.value, 'birth', now) !== null,
@@ -71,21 +73,33 @@ function readAs(layout: ZoneLayout, read: readonly string[], now: Date, lineStar
 
   const code = take(fixed, t.documentCode).replace(/</g, '');
   const state = take(fixed, t.issuingState);
-  const { surname, givenNames, truncated, digitInName, strayLetter } = nameOf(t, fixed);
-  // No check digit covers the name: how sure it is comes from signs of the line around it. A
-  // misread start (its code given back, a letter alone beside a filler) leaves it unsure. One
-  // lesser sign leaves it reported but not settled (the print is read to confirm it): a digit read
-  // in it (a letter's look-alike), a state no state has (letters of the start lost into the name),
-  // a surname of three letters or fewer (as often a longer one whose start a glare spot took).
-  const signs = [
-    digitInName,
-    !isStateCode(state),
-    surname.replace(/[^A-Z]/g, '').length < ZONE_TUNING.sureSurnameLetters,
-  ].filter(Boolean).length;
-  const misreadStart = !lineStartSure || strayLetter || !/^[PIACV]/.test(code);
-  const nameConfidence =
-    misreadStart || signs > 1 ? ZONE_TUNING.confidence.unsureName : signs === 1 ? ZONE_TUNING.confidence.shortName : ZONE_TUNING.confidence.sureName;
-  const nameSure = nameConfidence === ZONE_TUNING.confidence.sureName;
+  // Junk read as zone-like lines (a licence's print, a pattern) can hold two checks by chance among
+  // the many fittings tried: a zone also has a zone's shape, a document code, a state's code for
+  // its issuer or holder, and a name field of letters.
+  const holder = t.nationality ? take(fixed, t.nationality) : 'FRA';
+  const nameLetters = take(fixed, t.name).replace(/</g, '');
+  const shaped =
+    /^[PIACV]/.test(code) &&
+    (isStateCode(state) || isStateCode(holder)) &&
+    nameLetters.length >= 2 &&
+    (nameLetters.match(/\d/g)?.length ?? 0) <= ZONE_TUNING.mostDigitsInName;
+  if (!shaped) return null;
+  const { surname, givenNames, truncated, digitInName, digitInGiven, strayLetter, separated } = nameOf(t, fixed);
+  // No check digit covers the name: how sure each part is comes from signs of the line around it.
+  // The surname follows the line's start: a misread start (its code given back, a letter alone
+  // beside a filler, no `<<` before the given names, so the whole name read as surname) leaves it
+  // unsure. One lesser sign leaves it reported but not settled (the print is read to confirm it):
+  // a digit read in it (a letter's look-alike), a state no state has (letters of the start lost
+  // into the name), a surname of three letters or fewer (as often a longer one a glare spot cut).
+  // The given names, after the `<<`, are unsure only for a digit read among them.
+  const c = ZONE_TUNING.confidence;
+  const signs = [digitInName, !isStateCode(state), surname.replace(/[^A-Z]/g, '').length < ZONE_TUNING.sureSurnameLetters].filter(
+    Boolean,
+  ).length;
+  const misreadStart = !lineStartSure || strayLetter || !separated || !/^[PIACV]/.test(code);
+  const surnameConfidence = misreadStart || signs > 1 ? c.unsureName : signs === 1 ? c.shortName : c.sureName;
+  const givenConfidence = digitInGiven || !separated ? c.unsureName : c.sureName;
+  const nameSure = surnameConfidence === c.sureName && givenConfidence === c.sureName;
   const proposals: Proposal[] = [];
   const field = (f: Proposal['field'], value: string | null, confidence: number, checked: boolean | null, more: Partial<Proposal> = {}) => {
     if (value) proposals.push({ field: f, value, confidence, checked, ...more });
@@ -101,8 +115,8 @@ function readAs(layout: ZoneLayout, read: readonly string[], now: Date, lineStar
   };
   date('dateOfBirth', birth, checks.dateOfBirth);
   date('expiryDate', expiry, checks.expiryDate);
-  field('surname', surname, nameConfidence, null, { truncated });
-  field('givenNames', givenNames, nameConfidence, null, { truncated });
+  field('surname', surname, surnameConfidence, null, { truncated });
+  field('givenNames', givenNames, givenConfidence, null, { truncated });
   const nationality = nationalityOf(t, layout, fixed);
   field('nationality', nationality.code, nationality.confidence, null);
   return { layout, lines: fixed, documentCode: code, checks, repairs, nameSure, nameTruncated: truncated, proposals };
@@ -137,7 +151,19 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
 /** Where only a letter may stand (a name), a digit read there is the letter it looks like. */
 const AS_LETTER: Readonly<Record<string, string>> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 /** Where only a digit may stand, a letter read there is the digit it looks like. */
-const AS_DIGIT: Readonly<Record<string, string>> = { O: '0', Q: '0', D: '0', U: '0', I: '1', L: '1', T: '1', Z: '2', S: '5', G: '6', B: '8' };
+const AS_DIGIT: Readonly<Record<string, string>> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  L: '1',
+  T: '1',
+  Z: '2',
+  S: '5',
+  G: '6',
+  B: '8',
+};
 
 /**
  * The zone with the digits-only spans (dates and their check digits, the composite digit) turned
@@ -215,7 +241,9 @@ function readNumber(t: LayoutTable, lines: readonly string[]): CheckedRead {
   }
   variants.sort((a, b) => a.swaps - b.swaps || a.lettersAmongDigits - b.lettersAmongDigits);
   const found = variants[0];
-  return found ? { value: found.value, holds: true, repairs: found.swaps, write: write(found.value) } : { value, holds: false, repairs: 0, write: write(value) };
+  return found
+    ? { value: found.value, holds: true, repairs: found.swaps, write: write(found.value) }
+    : { value, holds: false, repairs: 0, write: write(value) };
 }
 
 /**
@@ -225,9 +253,11 @@ function readNumber(t: LayoutTable, lines: readonly string[]): CheckedRead {
  * sign the line was misread (a name holds none): it is kept as a sign, dropped from the name.
  */
 function nameOf(t: LayoutTable, lines: readonly string[]) {
-  const field = take(lines, t.name);
+  // Digits before the name are the card's edge or a fold read as marks (a name starts with a letter).
+  const read = take(lines, t.name);
+  const field = read.replace(/^[0-9]+(?=[A-Z])/, '');
   const [surnamePart = '', ...rest] = field.split('<<');
-  const digitInName = /\d/.test(surnamePart);
+  const digitInName = field !== read || /\d/.test(surnamePart);
   // A name holds no digit: one read there is the letter it looks like (8ELSER for BELSER).
   const words = (s: string) =>
     [...s]
@@ -247,7 +277,9 @@ function nameOf(t: LayoutTable, lines: readonly string[]) {
   const truncated = !field.endsWith('<');
   // A lone letter before the name or within the surname: a glare spot or a fold took the rest.
   const strayLetter = field.startsWith('<') || surnamePart.split('<').some((w) => w.length === 1);
-  return { surname, givenNames: givenWords.join(' '), truncated, digitInName, strayLetter };
+  const separated = t.givenNames !== undefined || field.includes('<<');
+  const digitInGiven = /\d/.test(t.givenNames ? take(lines, t.givenNames) : rest.join('<<'));
+  return { surname, givenNames: givenWords.join(' '), truncated, digitInName, digitInGiven, strayLetter, separated };
 }
 
 /**

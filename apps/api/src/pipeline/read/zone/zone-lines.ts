@@ -1,6 +1,5 @@
 import { checksHeld, readZoneFields, type ZoneReading } from './zone-fields.js';
 
-
 /**
  * Cleans one OCR line toward the MRZ alphabet: uppercase, `<` for look-alikes, no spaces. Short
  * fragments before or after a long run (the document's edge, a fold, the desk read as letters
@@ -45,10 +44,13 @@ export function zoneFittings(text: string): ZoneFitting[] {
     for (const count of [3, 2]) {
       if (end < count) continue;
       const { lines, codeRebuilt } = tidyEnds(candidates.slice(end - count, end));
-      for (const len of count === 2 ? [44, 36] : [30]) {
+      // The width nearest the lines' own first: a visa's 36 padded to 44 reads too, as a passport's.
+      const width = lines.reduce((n, l) => n + l.length, 0) / lines.length;
+      for (const len of count === 2 ? [44, 36].sort((a, b) => Math.abs(a - width) - Math.abs(b - width)) : [30]) {
         const perLine = lines.map((l) => fittings(l, len));
         if (perLine.some((f) => f.length === 0)) continue;
-        for (const combo of combinations(perLine)) found.push({ lines: combo, startSure: !codeRebuilt && FIRST_LINE_START.test(combo[0]!) });
+        for (const combo of combinations(perLine))
+          found.push({ lines: combo, startSure: !codeRebuilt && FIRST_LINE_START.test(combo[0]!) });
       }
     }
   }
@@ -220,4 +222,3 @@ const FILLER_READ_AS_LETTER = /(?<=[A-Z]<)[KLC](?=[A-Z])/;
 function combinations(perLine: string[][]): string[][] {
   return perLine.reduce<string[][]>((acc, options) => acc.flatMap((prefix) => options.map((o) => [...prefix, o])), [[]]);
 }
-

@@ -10,6 +10,8 @@ export const ZONE_TUNING = {
    * well enough to use keeps two.
    */
   minChecksHeld: 2,
+  /** Digits a name field may show (look-alikes of its letters) and still be one: more is a line of numbers. */
+  mostDigitsInName: 3,
   /** Look-alike characters of a document number tried for its check digit: at most 2^this variants. */
   mostNumberSwaps: 6,
   /** A zone surname of fewer letters may be a longer one cut by a glare spot: not settled without the print. */
