@@ -5,3 +5,5 @@ export * from './schemas.js';
 export * from './image-measures.js';
 export * from './dashboard.js';
 export * from './admin-schemas.js';
+export * from './handoff.js';
+export * from './capture-quality.js';
