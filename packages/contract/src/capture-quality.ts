@@ -32,6 +32,13 @@ export const DOCUMENT_QUALITY_LINES = {
   maxClipped: 0.012,
   /** Glare: the same share for a patch shaped as a lamp's image (an ellipse). Over this: `glare`. */
   maxLampShaped: 0.006,
+  /** A burnt-out patch is a reflection when it fills at least this share of its convex hull (paper burnt out between print is jagged) ... */
+  reflectionMinSolidity: 0.75,
+  /** ... and at most this share of the blocks within its outline are not burnt out (print left inside: over-exposed paper). */
+  reflectionMaxPrintInside: 0.1,
+  /** A lamp's image: a reflection filling this share of its hull or more, its box at most `lampMaxAspect` times as long as wide. */
+  lampMinSolidity: 0.9,
+  lampMaxAspect: 1.6,
   /** Washed out (`glare`): the darkest print, the 0.1th percentile of grey, over this on a sharp photo. */
   washedOutDarkest: 100,
   /** Resolution: the photo's short side under this many pixels: `low_resolution`. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { HANDOFF_CODE_PATTERN, HANDOFF_STATES } from './handoff-constants.js';
 import { LIMITS } from './limits.js';
+export * from './handoff-constants.js';
 import {
   initResponseSchema,
   requestIdSchema,
@@ -14,16 +16,6 @@ import {
  * handoff link of its verification, the phone claims it and captures into the same verification,
  * and the desktop follows by polling the handoff's state.
  */
-
-/** A handoff code: at least 128 random bits, base64url, in `handoffUrl` (`{base_url}/continue/<code>`). */
-export const HANDOFF_CODE_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
-/** The path the phone opens; the code follows it. */
-export const HANDOFF_PAGE_PATH = '/continue/';
-/** How often the desktop widget asks for the handoff's state. */
-export const HANDOFF_POLL_MS = 2_000;
-/** What the desktop sees: no phone yet, a phone claimed the link, the phone submitted, the link is dead. */
-export const HANDOFF_STATES = ['waiting', 'in_progress', 'submitted', 'expired'] as const;
-export type HandoffState = (typeof HANDOFF_STATES)[number];
 
 /** BCP 47-like tag as the widget's `locale` attribute takes it (`pt-BR`); the phone resolves it as the desktop does. */
 const localeSchema = z
