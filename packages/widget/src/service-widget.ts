@@ -781,8 +781,8 @@ export class ServiceWidget extends LitElement {
               ? nothing
               : html`<div class="actions">
                   ${cancelled ? nothing : this.cancelButton()}
-                  ${this.offersPhone ? this.handoffButton(false) : nothing}
-                  <button type="button" part="retry-button" class="primary" @click=${this.onRetry}>${t.retry}</button>
+                  <button type="button" part="retry-button" class=${this.offersPhone ? '' : 'primary'} @click=${this.onRetry}>${t.retry}</button>
+                  ${this.offersPhone ? this.handoffButton(false, true) : nothing}
                 </div>`
           }
         `;
@@ -795,8 +795,10 @@ export class ServiceWidget extends LitElement {
     return this.crossDevice && !this.handoff;
   }
 
-  private handoffButton(disabled: boolean): TemplateResult {
-    return html`<button type="button" part="handoff-button" ?disabled=${disabled} @click=${this.onHandoff}>${this.i18n.t.handoffButton}</button>`;
+  private handoffButton(disabled: boolean, primary = false): TemplateResult {
+    return html`<button type="button" part="handoff-button" class=${primary ? 'primary' : ''} ?disabled=${disabled} @click=${this.onHandoff}>
+      ${this.i18n.t.handoffButton}
+    </button>`;
   }
 
   private renderHandoff(): TemplateResult {
@@ -814,7 +816,12 @@ export class ServiceWidget extends LitElement {
     if (!this.i18n.ready) return html`<section class="panel" part="panel" aria-busy="true"></section>`;
     const assertive = this.flow.step === 'liveness';
     return html`<section class="panel" part="panel" lang=${this.i18n.lang} dir=${this.i18n.dir} aria-labelledby="title">
-      <span id="title" class="visually-hidden">${this.i18n.t.title}</span>
+      ${
+        // On the phone's page the widget is the page: its title is the page's heading.
+        this.handoff
+          ? html`<h1 id="title" class="visually-hidden">${this.i18n.t.title}</h1>`
+          : html`<span id="title" class="visually-hidden">${this.i18n.t.title}</span>`
+      }
       ${this.renderStep()}
       <div role=${assertive ? 'alert' : 'status'} aria-live=${assertive ? 'assertive' : 'polite'} class="visually-hidden">
         ${this.announcement}
