@@ -37,3 +37,14 @@ test('a regional tag falls back to its language, an unknown one to English', asy
   await openWidget(page, { 'publishable-key': state().tenant.keys.publishableTest, locale: 'sv-SE' });
   await expect(widget(page).locator('h2')).toHaveText(en.title);
 });
+
+test("the demo page's language menu lists all twelve, and switching it restarts the widget in that language", async ({ page }) => {
+  const { api } = state();
+  await page.setExtraHTTPHeaders({ 'x-e2e-client': '192.0.2.120' });
+  await page.goto(`${api}/demo`);
+  const options = await page.locator('select[name="locale"] option').evaluateAll((o) => o.map((e) => (e as HTMLOptionElement).value));
+  expect(options.sort()).toEqual(['ar', 'de', 'en', 'es', 'fr', 'it', 'ja', 'nl', 'pl', 'pt', 'tr', 'zh']);
+  await page.locator('select[name="locale"]').selectOption('ja');
+  await page.getByRole('button', { name: 'Restart the widget' }).click();
+  await expect(widget(page).locator('h2')).toHaveText('本人確認');
+});

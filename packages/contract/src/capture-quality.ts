@@ -86,3 +86,10 @@ export function edgeVariance(grey: ArrayLike<number>, width: number, height: num
   }
   return Math.max(0, sumSq / n - mean * mean - (p40 / 0.5244) ** 2);
 }
+
+/**
+ * The widget's advice on the document steps, reflected on the host as `data-guidance`
+ * (decisions.md "Widget: document guidance and automatic capture"): a QA surface.
+ */
+export const DOCUMENT_GUIDANCE_STATES = ['searching', 'move_closer', 'hold_still', 'too_dark', 'glare', 'ready'] as const;
+export type DocumentGuidance = (typeof DOCUMENT_GUIDANCE_STATES)[number];

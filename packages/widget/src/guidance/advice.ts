@@ -1,10 +1,9 @@
-import { DOCUMENT_QUALITY_LINES as LINES } from '@service/contract';
+import { DOCUMENT_QUALITY_LINES as LINES, type DocumentGuidance } from '@service/contract';
 import { halve, measureQuality, motionBetween, thumbnail, type Grey, type QualityMeasures } from './document-measures.js';
 import { findDocument, type DocumentQuad } from './find-document.js';
 
-/** The `data-guidance` values (decisions.md "Widget: document guidance and automatic capture"). */
-export const GUIDANCE_STATES = ['searching', 'move_closer', 'hold_still', 'too_dark', 'glare', 'ready'] as const;
-export type Guidance = (typeof GUIDANCE_STATES)[number];
+/** The `data-guidance` values (the contract's DOCUMENT_GUIDANCE_STATES). */
+export type Guidance = DocumentGuidance;
 
 /**
  * The guidance's own lines. Quality is held to the pipeline's lines with a margin (a frame just
