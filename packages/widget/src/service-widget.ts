@@ -672,7 +672,7 @@ export class ServiceWidget extends LitElement {
         ${
           selfie
             ? nothing
-            : html`<p part="guidance" class="guidance" role="status" aria-live="polite" data-advice=${advice ?? ''} ?hidden=${!words}>${words}</p>`
+            : html`<p part="guidance" class="guidance" aria-live="polite" data-advice=${advice ?? ''} ?hidden=${!words}>${words}</p>`
         }
       </div>
       <div class="actions">
