@@ -8,9 +8,15 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const run = (cmd, args, env = {}) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
 
-const reports = ['packages/contract', 'packages/webhooks', 'packages/widget', 'apps/api', 'apps/dashboard', 'tools/package-check'].map(
-  (p) => path.join(root, p, 'test-results', 'vitest.json'),
-);
+const reports = [
+  'packages/contract',
+  'packages/webhooks',
+  'packages/widget',
+  'apps/api',
+  'apps/dashboard',
+  'evaluation',
+  'tools/package-check',
+].map((p) => path.join(root, p, 'test-results', 'vitest.json'));
 const playwrightReport = path.join(root, 'e2e', 'test-results', 'results.json');
 for (const r of [...reports, playwrightReport]) fs.rmSync(r, { force: true });
 

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processUsage } from '../../src/pipeline-runner/process-usage.js';
 import { RECYCLE_SHARE } from '../../src/pipeline-runner/isolated-pipeline.js';
-import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
-import { hostileSamples, plainJpeg } from '../../src/eval/hostile-jpegs.js';
+import { FACES_DIR } from '@service/fixtures/synthetic-documents';
+import { hostileSamples, plainJpeg } from '@service/fixtures/hostile-jpegs';
 import { Api, call, type TenantKeys } from '../helpers/api-client.js';
 import { BACKEND, startTestService, type TestService } from '../helpers/test-service.js';
 
