@@ -51,5 +51,8 @@ export async function wallImage(): Promise<Buffer> {
     noise[i + 1] = v - 6;
     noise[i + 2] = v - 18;
   }
-  return sharp(noise, { raw: { width: W, height: H, channels: 3 } }).blur(2.5).jpeg().toBuffer();
+  return sharp(noise, { raw: { width: W, height: H, channels: 3 } })
+    .blur(2.5)
+    .jpeg()
+    .toBuffer();
 }

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { documentImage, wallImage } from '../support/images.js';
 import { CAMERA_FILE, state } from '../support/env.js';

@@ -1,12 +1,16 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import jsQR from 'jsqr';
+import type JsQr from 'jsqr';
+import { createRequire } from 'node:module';
 import sharp from 'sharp';
 import { documentImage } from '../support/images.js';
 import { watchCsp } from '../support/csp.js';
 import { CAMERA_FILE, state } from '../support/env.js';
 import { writeY4m } from '../support/y4m.js';
 import { captureAndConfirm, events, openWidget, part, screenshot, step, verdictOf, waitForEvent, widget } from '../support/widget-page.js';
+
+/** jsqr is CommonJS: its default export, as Node loads it. */
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof JsQr;
 
 /**
  * Continue on a phone with two browser contexts: the desktop's widget (`cross-device`) shows a QR
@@ -18,7 +22,12 @@ let phoneIp = 0;
 
 /** A phone: its own context (cookies, storage), a phone-sized screen, its own client address. */
 async function phone(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, permissions: ['camera'], isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    permissions: ['camera'],
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   await page.setExtraHTTPHeaders({ 'x-e2e-client': `198.51.100.${(phoneIp++ % 200) + 20}` });
   return page;
@@ -47,7 +56,10 @@ test.beforeEach(async () => {
   await writeY4m(await documentImage(), CAMERA_FILE);
 });
 
-test('the whole handoff: QR on the desktop, photos on the phone, service:complete once on the desktop', async ({ page: desktop, browser }) => {
+test('the whole handoff: QR on the desktop, photos on the phone, service:complete once on the desktop', async ({
+  page: desktop,
+  browser,
+}) => {
   const { tenant } = state();
   await openWidget(desktop, { 'publishable-key': tenant.keys.publishableTest, 'full-name': 'Test Approve', 'cross-device': true });
   await expect(part(desktop, 'handoff-button')).toBeVisible();
@@ -99,7 +111,10 @@ test('the whole handoff: QR on the desktop, photos on the phone, service:complet
   await desktop.waitForTimeout(2_500);
   const all = (await events(desktop)).filter((e) => e.type === 'service:complete' || e.type === 'service:error');
   expect(all.map((e) => e.type)).toEqual(['service:complete']);
-  expect(complete.detail).toMatchObject({ verificationId: expect.stringMatching(/^vf_/), status: expect.stringMatching(/queued|processing|completed/) });
+  expect(complete.detail).toMatchObject({
+    verificationId: expect.stringMatching(/^vf_/),
+    status: expect.stringMatching(/queued|processing|completed/),
+  });
   expect(Object.keys(complete.detail).sort()).toEqual(['status', 'verificationId']);
   expect((await verdictOf(complete.detail.verificationId, tenant.keys.secretTest)).verdict).toBe('approved');
   csp.expectNoViolations();
@@ -108,7 +123,12 @@ test('the whole handoff: QR on the desktop, photos on the phone, service:complet
 
 test('a second phone is refused, and the desktop cancel revokes the link', async ({ page: desktop, browser }) => {
   const { tenant } = state();
-  await openWidget(desktop, { 'publishable-key': tenant.keys.publishableTest, 'full-name': 'Test Approve', 'cross-device': true, locale: 'fr' });
+  await openWidget(desktop, {
+    'publishable-key': tenant.keys.publishableTest,
+    'full-name': 'Test Approve',
+    'cross-device': true,
+    locale: 'fr',
+  });
   await part(desktop, 'handoff-button').click();
   await step(desktop, 'handoff');
   const url = await linkOf(desktop);

@@ -1,11 +1,21 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { en } from '../../packages/widget/src/i18n/en.js';
 import { state } from '../support/env.js';
 import { openWidget, screenshot, widget } from '../support/widget-page.js';
 
 /** The intro's texts in English: none may be left in another language's intro. */
-const ENGLISH = [en.title, en.introBody, en.introSteps, en.privacy, en.cameraPrimer, en.start, en.cancel, en.handoffButton, en.handoffOffer];
+const ENGLISH = [
+  en.title,
+  en.introBody,
+  en.introSteps,
+  en.privacy,
+  en.cameraPrimer,
+  en.start,
+  en.cancel,
+  en.handoffButton,
+  en.handoffOffer,
+];
 
 for (const locale of ['es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'tr', 'ar', 'ja', 'zh']) {
   test(`intro in ${locale}: no English left, laid out ${locale === 'ar' ? 'right to left' : 'left to right'}`, async ({ page }) => {
@@ -23,7 +33,9 @@ for (const locale of ['es', 'fr', 'de', 'it', 'pt', 'nl', 'pl', 'tr', 'ar', 'ja'
       const start = await widget(page).locator('[part="start-button"]').boundingBox();
       const cancel = await widget(page).locator('[part="cancel-button"]').boundingBox();
       expect(start!.x).toBeLessThan(cancel!.x);
-      const heading = await widget(page).locator('h2').evaluate((h) => getComputedStyle(h).direction);
+      const heading = await widget(page)
+        .locator('h2')
+        .evaluate((h) => getComputedStyle(h).direction);
       expect(heading).toBe('rtl');
     }
     await screenshot(page, `locale-${locale}-intro`);

@@ -48,7 +48,11 @@ function frameWorkerSource(): Plugin {
           write: false,
           target: 'es2022',
           minify: true,
-          lib: { entry: new URL('./src/vision/frame-worker.ts', import.meta.url).pathname, formats: ['es'], fileName: () => 'frame-worker.js' },
+          lib: {
+            entry: new URL('./src/vision/frame-worker.ts', import.meta.url).pathname,
+            formats: ['es'],
+            fileName: () => 'frame-worker.js',
+          },
           rolldownOptions: { output: { minify: true, codeSplitting: false } },
         },
       });
@@ -89,7 +93,7 @@ const LIT = [/^lit($|\/)/, /^@lit\//, /^lit-html($|\/)/, /^lit-element($|\/)/];
  * (Lit inside), what `GET /widget/service-widget.js` serves, its lazily loaded parts (languages,
  * liveness, the handoff screen, the frame worker) in `dist/chunks/`. `--mode package`: the
  * package's ES entries `dist/esm/index.js` and `react.js`, importing `lit` (a dependency), so a
- * Lit app that imports the widget bundles one Lit.
+ * Lit app that imports the widget bundles one Lit, and `guidance.js` (no DOM).
  */
 export default defineConfig(({ mode }) => {
   const pkg = mode === 'package';
@@ -97,7 +101,8 @@ export default defineConfig(({ mode }) => {
     plugins: [...(pkg ? [] : [litSsrSafe()]), compactStyles(), frameWorkerSource()],
     build: {
       lib: pkg
-        ? { entry: { index: 'src/index.ts', react: 'src/react.ts' }, formats: ['es'] }
+        ? // `guidance`: the document guidance's pure reading of a grey frame, for measuring captures offline (evaluation/src/capture).
+          { entry: { index: 'src/index.ts', react: 'src/react.ts', guidance: 'src/guidance/advice.ts' }, formats: ['es'] }
         : { entry: 'src/index.ts', formats: ['es'], fileName: () => 'service-widget.js' },
       outDir: pkg ? 'dist/esm' : 'dist',
       target: 'es2022',

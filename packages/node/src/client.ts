@@ -164,7 +164,9 @@ export interface WaitOptions extends RequestOptions {
   intervalMs?: number;
 }
 
-const uploadToken = (init: Pick<InitResponse, 'uploads'>) => ({ [HEADERS.uploadToken]: init.uploads.docFront.headers[HEADERS.uploadToken] });
+const uploadToken = (init: Pick<InitResponse, 'uploads'>) => ({
+  [HEADERS.uploadToken]: init.uploads.docFront.headers[HEADERS.uploadToken],
+});
 
 /** init, upload, submit, retrieve, waitForVerdict, redact, and the phone handoff's link. */
 export class Verifications {

@@ -42,7 +42,10 @@ export async function completeVerification(
       // A document step may take the photo by itself (automatic capture): then only confirm is left.
       const confirm = part(widget, 'confirm-button');
       await expect(confirm.or(part(widget, 'capture-button').and(widget.locator('button:enabled')))).toBeVisible({ timeout: 30_000 });
-      if (!(await confirm.isVisible())) await part(widget, 'capture-button').click().catch(() => {});
+      if (!(await confirm.isVisible()))
+        await part(widget, 'capture-button')
+          .click()
+          .catch(() => {});
       await confirm.click();
       await expect(widget).not.toHaveAttribute('data-step', step, { timeout: 30_000 });
     } else if (step === 'liveness') {

@@ -18,10 +18,12 @@ import {
   type Step,
 } from './flow/machine.js';
 import type { LivenessView } from './flow/liveness.js';
+import type * as LivenessScreenModule from './flow/liveness-screen.js';
 import type { LivenessHost } from './flow/liveness-screen.js';
 import type { SessionBackend, VerificationSession } from './flow/session.js';
+import type * as HandoffModule from './handoff/handoff.js';
 import type { HandoffView } from './handoff/handoff.js';
-import { loadVision } from './vision/vision.js';
+import type * as CaptureKit from './capture-kit.js';
 import { styles } from './service-widget.styles.js';
 
 /** The origin this module was served from: the default `api-base`. Read without touching the DOM. */
@@ -115,16 +117,16 @@ export class ServiceWidget extends LitElement {
   declare link: HandoffView | null;
 
   /** The capture machinery (capture-kit.ts), loaded when the user presses Start. */
-  private kit: typeof import('./capture-kit.js') | null = null;
+  private kit: typeof CaptureKit | null = null;
   private camera: CameraController | null = null;
   private guidance: GuidanceController | null = null;
   private readonly i18n = new LocalizeController(this, () => this.locale);
   /** Stops the desktop's polling of its phone link. */
   private linkWatch: AbortController | null = null;
   /** The liveness chunk, once loaded (its screen renders from it). */
-  private liveUi: typeof import('./flow/liveness-screen.js') | null = null;
+  private liveUi: typeof LivenessScreenModule | null = null;
   /** The handoff chunk, once loaded (its screen renders from it). */
-  private handoffUi: typeof import('./handoff/handoff.js') | null = null;
+  private handoffUi: typeof HandoffModule | null = null;
   /** The verification in progress: init, background uploads, submit, all abortable. */
   private session: VerificationSession | null = null;
   /** Bumped whenever the liveness run must stop (cancel, failure, leaving the step). */
@@ -246,7 +248,7 @@ export class ServiceWidget extends LitElement {
    * asked for); after "Try again", the same verification when it is still valid (uploading again
    * only what did not arrive), else a new one with every kept capture uploaded again.
    */
-  private async loadKit(): Promise<typeof import('./capture-kit.js')> {
+  private async loadKit(): Promise<typeof CaptureKit> {
     const kit = (this.kit ??= await import('./capture-kit.js'));
     this.camera ??= new kit.CameraController(this);
     this.guidance ??= new kit.GuidanceController(this, {
@@ -329,7 +331,8 @@ export class ServiceWidget extends LitElement {
       if (watch.signal.aborted) return;
       this.link = { url: made.handoffUrl, state: 'waiting', copied: false };
       const last = await followLink(api, this.base, token, watch.signal, (s) => {
-        if (this.link && (s.state === 'waiting' || s.state === 'in_progress') && s.state !== this.link.state) this.link = { ...this.link, state: s.state };
+        if (this.link && (s.state === 'waiting' || s.state === 'in_progress') && s.state !== this.link.state)
+          this.link = { ...this.link, state: s.state };
       });
       if (!last || watch.signal.aborted) return;
       this.linkWatch = null;
@@ -729,8 +732,7 @@ export class ServiceWidget extends LitElement {
           ${this.offersHandoff ? html`<p class="muted">${t.handoffOffer}</p>` : nothing}
           ${this.flow.starting ? html`<p class="status-line">${t.connecting}</p>` : nothing}
           <div class="actions">
-            ${this.cancelButton()}
-            ${this.offersHandoff ? this.handoffButton(this.flow.starting) : nothing}
+            ${this.cancelButton()} ${this.offersHandoff ? this.handoffButton(this.flow.starting) : nothing}
             <button type="button" part="start-button" class="primary" ?disabled=${this.flow.starting} @click=${this.onStart}>
               ${t.start}
             </button>
@@ -781,7 +783,9 @@ export class ServiceWidget extends LitElement {
               ? nothing
               : html`<div class="actions">
                   ${cancelled ? nothing : this.cancelButton()}
-                  <button type="button" part="retry-button" class=${this.offersPhone ? '' : 'primary'} @click=${this.onRetry}>${t.retry}</button>
+                  <button type="button" part="retry-button" class=${this.offersPhone ? '' : 'primary'} @click=${this.onRetry}>
+                    ${t.retry}
+                  </button>
                   ${this.offersPhone ? this.handoffButton(false, true) : nothing}
                 </div>`
           }
@@ -796,7 +800,13 @@ export class ServiceWidget extends LitElement {
   }
 
   private handoffButton(disabled: boolean, primary = false): TemplateResult {
-    return html`<button type="button" part="handoff-button" class=${primary ? 'primary' : ''} ?disabled=${disabled} @click=${this.onHandoff}>
+    return html`<button
+      type="button"
+      part="handoff-button"
+      class=${primary ? 'primary' : ''}
+      ?disabled=${disabled}
+      @click=${this.onHandoff}
+    >
       ${this.i18n.t.handoffButton}
     </button>`;
   }

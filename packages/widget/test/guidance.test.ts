@@ -9,7 +9,11 @@ const H = 720;
 
 /** A synthetic ID card (invented data, a grey portrait block, print) as PNG. */
 function cardSvg(width: number, height: number): Buffer {
-  const lines = Array.from({ length: 5 }, (_, i) => `<text x="${0.38 * width}" y="${(0.3 + i * 0.12) * height}" font-family="DejaVu Sans" font-size="${0.055 * height}" fill="#1a1a1a">FIELD ${i + 1}: SAMPLE VALUE ${i * 7 + 3}</text>`).join('');
+  const lines = Array.from(
+    { length: 5 },
+    (_, i) =>
+      `<text x="${0.38 * width}" y="${(0.3 + i * 0.12) * height}" font-family="DejaVu Sans" font-size="${0.055 * height}" fill="#1a1a1a">FIELD ${i + 1}: SAMPLE VALUE ${i * 7 + 3}</text>`,
+  ).join('');
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
     <rect width="${width}" height="${height}" rx="${0.04 * width}" fill="#e8eef7"/>
     <rect width="${width}" height="${0.16 * height}" fill="#24406b"/>
@@ -41,7 +45,9 @@ async function frame(s: Scene = {}): Promise<Grey> {
     if (s.glare) {
       const r = Math.round(0.09 * cw);
       layers.push({
-        input: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${3 * r}" height="${2 * r}"><ellipse cx="${1.5 * r}" cy="${r}" rx="${1.5 * r}" ry="${r}" fill="#fff"/></svg>`),
+        input: Buffer.from(
+          `<svg xmlns="http://www.w3.org/2000/svg" width="${3 * r}" height="${2 * r}"><ellipse cx="${1.5 * r}" cy="${r}" rx="${1.5 * r}" ry="${r}" fill="#fff"/></svg>`,
+        ),
         left: Math.round(W / 2),
         top: Math.round(H / 2 - r),
       });
@@ -50,7 +56,14 @@ async function frame(s: Scene = {}): Promise<Grey> {
     // A painted wall: gentle noise, no straight edges.
     const noise = Buffer.alloc(W * H * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = 170 + Math.round(Math.random() * 20);
-    layers.push({ input: await sharp(noise, { raw: { width: W, height: H, channels: 3 } }).blur(2).png().toBuffer(), left: 0, top: 0 });
+    layers.push({
+      input: await sharp(noise, { raw: { width: W, height: H, channels: 3 } })
+        .blur(2)
+        .png()
+        .toBuffer(),
+      left: 0,
+      top: 0,
+    });
   }
   let img = sharp(await bg.composite(layers).png().toBuffer());
   if (s.blur) img = sharp(await img.blur(s.blur).toBuffer());

@@ -24,20 +24,23 @@ describe('one Lit in an app that uses the widget', () => {
         rolldownOptions: { output: { codeSplitting: false } },
       },
     });
-    const code = (Array.isArray(out) ? out[0]! : (out as { output: { code?: string }[] })).output
-      .map((c) => c.code ?? '')
-      .join('\n');
+    const code = (Array.isArray(out) ? out[0]! : (out as { output: { code?: string }[] })).output.map((c) => c.code ?? '').join('\n');
     const modules = (Array.isArray(out) ? out[0]! : (out as { output: { modules?: object }[] })).output.flatMap((c) =>
       Object.keys((c as { modules?: object }).modules ?? {}),
     );
     for (const file of ['lit-html/lit-html.js', 'lit-element/lit-element.js', 'reactive-element/reactive-element.js']) {
-      expect(modules.filter((m) => m.endsWith(file)), file).toHaveLength(1);
+      expect(
+        modules.filter((m) => m.endsWith(file)),
+        file,
+      ).toHaveLength(1);
     }
     for (const marker of ['litHtmlVersions', 'litElementVersions', 'reactiveElementVersions']) {
       expect(code.split(marker).length - 1, marker).toBe(1);
     }
     // And no zod: the widget bundles no schema library (its strict-CSP pages need no eval check).
     expect(code).not.toContain('_zod');
-    console.log(`[one-lit] a Lit app with the widget (every part inlined): ${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} kB gzip`);
+    console.log(
+      `[one-lit] a Lit app with the widget (every part inlined): ${(gzipSync(code, { level: 9 }).length / 1024).toFixed(1)} kB gzip`,
+    );
   }, 60_000);
 });

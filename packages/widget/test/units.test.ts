@@ -125,7 +125,10 @@ describe('the built bundle', () => {
     expect(size.gzip).toBeLessThanOrEqual(16 * 1024);
     const chunks = Object.keys(size.chunks as object);
     for (const part of ['frame-worker-client', 'handoff', 'liveness-screen', 'capture-kit', 'ar', 'zh']) {
-      expect(chunks.some((c) => c.startsWith(`${part}-`)), part).toBe(true);
+      expect(
+        chunks.some((c) => c.startsWith(`${part}-`)),
+        part,
+      ).toBe(true);
     }
     for (const file of [bundle, ...chunks.map((c) => new URL(`../dist/chunks/${c}`, import.meta.url))]) {
       const code = fs.readFileSync(file, 'utf8');

@@ -131,7 +131,8 @@ export async function verificationDetail(deps: AppDeps, tenantId: string, id: st
     .where('claimed_at', 'is not', null)
     .orderBy('claimed_at')
     .execute();
-  for (const c of claims) timeline.push({ at: c.claimed_at!.toISOString(), kind: 'state', label: 'Continued on another device', detail: null });
+  for (const c of claims)
+    timeline.push({ at: c.claimed_at!.toISOString(), kind: 'state', label: 'Continued on another device', detail: null });
   if (v.redacted_at) timeline.push({ at: v.redacted_at.toISOString(), kind: 'state', label: 'Redacted on request', detail: null });
   if (v.images_deleted_at && !v.redacted_at) {
     timeline.push({ at: v.images_deleted_at.toISOString(), kind: 'state', label: 'Images deleted (retention)', detail: null });

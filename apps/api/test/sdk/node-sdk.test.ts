@@ -83,8 +83,17 @@ describe('@service/node against the real API', () => {
     expect(await client.verifications.handoffStatus(init)).toMatchObject({ state: 'waiting', verificationId: init.verificationId });
     expect((await client.verifications.cancelHandoff(init)).state).toBe('expired');
     expect((await client.verifications.handoffStatus(init)).state).toBe('expired');
-    const forged = { ...init, uploads: { ...init.uploads, docFront: { ...init.uploads.docFront, headers: { ...init.uploads.docFront.headers, 'X-Service-Upload-Token': 'nope' } } } };
-    await expect(client.verifications.handoffStatus(forged)).rejects.toMatchObject({ code: 'invalid_body', detail: { reason: 'invalid_upload_token' } });
+    const forged = {
+      ...init,
+      uploads: {
+        ...init.uploads,
+        docFront: { ...init.uploads.docFront, headers: { ...init.uploads.docFront.headers, 'X-Service-Upload-Token': 'nope' } },
+      },
+    };
+    await expect(client.verifications.handoffStatus(forged)).rejects.toMatchObject({
+      code: 'invalid_body',
+      detail: { reason: 'invalid_upload_token' },
+    });
   });
 
   it('verifies the real webhook delivery of that kind of verification (secret as a rotation array)', async () => {

@@ -223,7 +223,8 @@ export const PUBLIC_ROUTES: RouteSpec[] = [
     method: 'get',
     path: '/widget/chunks/:file',
     operationId: 'widgetChunk',
-    summary: "A lazily loaded part of the widget (a language, liveness, the handoff screen, the frame worker) by its content-hashed name, cached immutably",
+    summary:
+      'A lazily loaded part of the widget (a language, liveness, the handoff screen, the frame worker) by its content-hashed name, cached immutably',
     auth: 'none',
     rateLimited: false,
     params: [{ name: 'file', in: 'path', schema: z.string(), description: 'A chunk name the widget imports (`<name>-<hash>.js`)' }],

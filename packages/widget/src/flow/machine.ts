@@ -5,16 +5,7 @@ import type { CaptureRole, WidgetErrorDetail } from '@service/contract';
  * element only renders. Steps are the `data-step` values of the QA surface.
  */
 export type Step =
-  | 'intro'
-  | 'document-front'
-  | 'document-back'
-  | 'selfie'
-  | 'liveness'
-  | 'handoff'
-  | 'review'
-  | 'uploading'
-  | 'done'
-  | 'error';
+  'intro' | 'document-front' | 'document-back' | 'selfie' | 'liveness' | 'handoff' | 'review' | 'uploading' | 'done' | 'error';
 export type { CaptureRole };
 
 export interface Capture {
@@ -203,7 +194,8 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
       // After a cancel the user starts afresh; after a failure the captures are kept.
       const kept = state.error?.code === 'user_cancelled' ? {} : state.captures;
       // After a phone link failed (it expired): a new init, then a new link.
-      if (state.viaHandoff && state.error?.code !== 'user_cancelled') return { ...initialState(state.options), starting: true, viaHandoff: true };
+      if (state.viaHandoff && state.error?.code !== 'user_cancelled')
+        return { ...initialState(state.options), starting: true, viaHandoff: true };
       if (Object.keys(kept).length === 0) return initialState(state.options);
       return { ...state, step: 'intro', captures: kept, pending: null, returnToReview: false, progress: 0, starting: true, error: null };
     }

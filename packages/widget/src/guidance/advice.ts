@@ -2,6 +2,8 @@ import { DOCUMENT_QUALITY_LINES as LINES, type DocumentGuidance } from '@service
 import { halve, measureQuality, motionBetween, thumbnail, type Grey, type QualityMeasures } from './document-measures.js';
 import { findDocument, type DocumentQuad } from './find-document.js';
 
+export { MEASURE_WIDTH } from './document-measures.js';
+
 /** The `data-guidance` values (the contract's DOCUMENT_GUIDANCE_STATES). */
 export type Guidance = DocumentGuidance;
 

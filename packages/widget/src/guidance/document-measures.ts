@@ -66,7 +66,8 @@ export function reflections(grey: Grey): { clipped: number; lampShaped: number }
   for (let r = 0; r < rows; r++)
     for (let c = 0; c < cols; c++) {
       let s = 0;
-      for (let y = r * BLOCK; y < (r + 1) * BLOCK; y++) for (let x = c * BLOCK; x < (c + 1) * BLOCK; x++) s += grey.data[y * grey.width + x]!;
+      for (let y = r * BLOCK; y < (r + 1) * BLOCK; y++)
+        for (let x = c * BLOCK; x < (c + 1) * BLOCK; x++) s += grey.data[y * grey.width + x]!;
       if (s / (BLOCK * BLOCK) >= LINES.burntOutLevel) burnt[r * cols + c] = 1;
     }
   const seen = new Uint8Array(cols * rows);
@@ -126,7 +127,8 @@ function hullArea(patch: number[], cols: number): number {
     pts.push([x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]);
   }
   pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: [number, number], a: [number, number], b: [number, number]) => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const cross = (o: [number, number], a: [number, number], b: [number, number]) =>
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
   const chain = (list: [number, number][]) => {
     const out: [number, number][] = [];
     for (const p of list) {

@@ -148,7 +148,13 @@ export function renderHandoff(t: Messages, view: HandoffView, onCopy: () => void
       ${qrCode(view.url, t.handoffQrLabel)}
       <label class="link">
         <span>${t.handoffLinkLabel}</span>
-        <input part="handoff-link" type="text" readonly .value=${view.url} @focus=${(e: FocusEvent) => (e.target as HTMLInputElement).select()} />
+        <input
+          part="handoff-link"
+          type="text"
+          readonly
+          .value=${view.url}
+          @focus=${(e: FocusEvent) => (e.target as HTMLInputElement).select()}
+        />
       </label>
       <button type="button" part="copy-button" @click=${onCopy}>${view.copied ? t.linkCopied : t.copyLink}</button>
     </div>

@@ -73,7 +73,8 @@ export const en: Messages = {
   handoffButton: 'Continue on your phone',
   handoffOffer: 'No camera here, or a poor one? Take the photos with your phone instead.',
   handoffTitle: 'Continue on your phone',
-  handoffBody: "Scan this code with your phone's camera, or open the link on your phone. Keep this page open: it moves on by itself when you finish.",
+  handoffBody:
+    "Scan this code with your phone's camera, or open the link on your phone. Keep this page open: it moves on by itself when you finish.",
   handoffQrLabel: 'QR code of the link for your phone',
   handoffLinkLabel: 'Link for your phone',
   copyLink: 'Copy link',

@@ -30,7 +30,8 @@ export const messages: Messages = {
   livenessTitle: 'Folgen Sie den Anweisungen',
   livenessReadyBody:
     'Jetzt prüfen wir, dass Sie persönlich anwesend sind. Sie werden gebeten, den Kopf 4-mal zu bewegen. Halten Sie Ihr Gesicht im Oval und bewegen Sie sich langsam.',
-  livenessNoTurn: 'Wenn Sie den Kopf nicht drehen können, schauen Sie weiter in die Kamera: Jeder Schritt geht nach 10 Sekunden von selbst weiter.',
+  livenessNoTurn:
+    'Wenn Sie den Kopf nicht drehen können, schauen Sie weiter in die Kamera: Jeder Schritt geht nach 10 Sekunden von selbst weiter.',
   livenessReadyButton: 'Ich bin bereit',
   livenessAnchor: 'Schauen Sie direkt in die Kamera',
   livenessStepOf: (n, total) => `Schritt ${n} von ${total}`,
@@ -85,7 +86,8 @@ export const messages: Messages = {
   handoffExpired: 'Der Link für Ihr Smartphone ist abgelaufen. Versuchen Sie es erneut, um einen neuen zu erhalten.',
   phoneDoneTitle: 'Fertig: Zurück zu Ihrem Computer',
   phoneDoneBody: 'Ihre Fotos wurden gesendet. Sie können diese Seite schließen; Ihr Computer macht von selbst weiter.',
-  phoneLinkInUse: 'Dieser Link wird bereits auf einem anderen Gerät verwendet. Gehen Sie zurück zu Ihrem Computer und beginnen Sie dort neu.',
+  phoneLinkInUse:
+    'Dieser Link wird bereits auf einem anderen Gerät verwendet. Gehen Sie zurück zu Ihrem Computer und beginnen Sie dort neu.',
   phoneLinkExpired: 'Dieser Link ist abgelaufen oder wurde abgebrochen. Holen Sie sich an Ihrem Computer einen neuen.',
   errors: {
     camera_denied:

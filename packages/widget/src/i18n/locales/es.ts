@@ -72,7 +72,8 @@ export const messages: Messages = {
   handoffButton: 'Continuar en el móvil',
   handoffOffer: '¿No tienes cámara aquí, o no es buena? Haz las fotos con tu móvil.',
   handoffTitle: 'Continúa en tu móvil',
-  handoffBody: 'Escanea este código con la cámara del móvil o abre el enlace en él. Deja esta página abierta: avanzará sola cuando termines.',
+  handoffBody:
+    'Escanea este código con la cámara del móvil o abre el enlace en él. Deja esta página abierta: avanzará sola cuando termines.',
   handoffQrLabel: 'Código QR del enlace para tu móvil',
   handoffLinkLabel: 'Enlace para tu móvil',
   copyLink: 'Copiar enlace',

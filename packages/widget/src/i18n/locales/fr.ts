@@ -30,7 +30,8 @@ export const messages: Messages = {
   livenessTitle: 'Suivez les instructions',
   livenessReadyBody:
     'Nous vérifions maintenant que vous êtes bien là en personne. Il vous sera demandé de bouger la tête 4 fois. Gardez le visage dans l’ovale et bougez lentement.',
-  livenessNoTurn: 'Si vous ne pouvez pas tourner la tête, continuez à regarder la caméra : chaque étape passe toute seule après 10 secondes.',
+  livenessNoTurn:
+    'Si vous ne pouvez pas tourner la tête, continuez à regarder la caméra : chaque étape passe toute seule après 10 secondes.',
   livenessReadyButton: 'Je suis prêt',
   livenessAnchor: 'Regardez la caméra de face',
   livenessStepOf: (n, total) => `Étape ${n} sur ${total}`,
@@ -90,7 +91,8 @@ export const messages: Messages = {
   errors: {
     camera_denied:
       'L’accès à la caméra a été bloqué. Autorisez la caméra pour ce site dans les réglages de votre navigateur, puis réessayez.',
-    camera_unavailable: 'Aucune caméra n’a pu être utilisée. Branchez une caméra ou fermez les applications qui l’utilisent, puis réessayez.',
+    camera_unavailable:
+      'Aucune caméra n’a pu être utilisée. Branchez une caméra ou fermez les applications qui l’utilisent, puis réessayez.',
     upload_failed: 'Vos photos n’ont pas pu être envoyées. Vérifiez votre connexion et réessayez.',
     api_unreachable: 'Le service de vérification est injoignable pour le moment. Réessayez dans un instant.',
     invalid_api_key: 'Cette vérification n’est pas correctement configurée. Contactez le site.',

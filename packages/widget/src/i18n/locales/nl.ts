@@ -87,7 +87,8 @@ export const messages: Messages = {
   phoneLinkInUse: 'Deze link wordt al op een ander apparaat gebruikt. Ga terug naar je computer en begin daar opnieuw.',
   phoneLinkExpired: 'Deze link is verlopen of geannuleerd. Haal op je computer een nieuwe link.',
   errors: {
-    camera_denied: 'De toegang tot de camera is geblokkeerd. Sta de camera toe voor deze website in je browserinstellingen en probeer het opnieuw.',
+    camera_denied:
+      'De toegang tot de camera is geblokkeerd. Sta de camera toe voor deze website in je browserinstellingen en probeer het opnieuw.',
     camera_unavailable: 'Er kon geen camera worden gebruikt. Sluit een camera aan of sluit apps die hem gebruiken, en probeer het opnieuw.',
     upload_failed: 'Je foto’s konden niet worden verstuurd. Controleer je verbinding en probeer het opnieuw.',
     api_unreachable: 'De controledienst is nu niet bereikbaar. Probeer het zo opnieuw.',

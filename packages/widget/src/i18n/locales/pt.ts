@@ -88,7 +88,8 @@ export const messages: Messages = {
   phoneLinkExpired: 'Este link expirou ou foi cancelado. Volte ao computador para receber um novo.',
   errors: {
     camera_denied: 'O acesso à câmera foi bloqueado. Permita a câmera para este site nas configurações do navegador e tente de novo.',
-    camera_unavailable: 'Não foi possível usar nenhuma câmera. Conecte uma câmera ou feche outros apps que a estejam usando e tente de novo.',
+    camera_unavailable:
+      'Não foi possível usar nenhuma câmera. Conecte uma câmera ou feche outros apps que a estejam usando e tente de novo.',
     upload_failed: 'Não foi possível enviar suas fotos. Verifique sua conexão e tente de novo.',
     api_unreachable: 'O serviço de verificação está indisponível no momento. Tente de novo daqui a pouco.',
     invalid_api_key: 'Esta verificação não está configurada corretamente. Entre em contato com o site.',

@@ -23,7 +23,8 @@ export const messages: Messages = {
     ready: 'Kıpırdamayın, fotoğraf çekiliyor…',
   },
   guidanceReadyManual: 'Her şey yolunda: fotoğrafı çekin',
-  autoCaptureNote: 'Belgeniz net olduğunda ve çerçeveyi doldurduğunda fotoğraf kendiliğinden çekilir. Fotoğraf çek düğmesine de basabilirsiniz.',
+  autoCaptureNote:
+    'Belgeniz net olduğunda ve çerçeveyi doldurduğunda fotoğraf kendiliğinden çekilir. Fotoğraf çek düğmesine de basabilirsiniz.',
   selfieTitle: 'Özçekim yapın',
   selfieHint: 'Yüzünüz ovalin içindeyken doğrudan kameraya bakın. Mümkünse gözlüğünüzü veya şapkanızı çıkarın.',
   livenessTitle: 'Talimatları izleyin',
