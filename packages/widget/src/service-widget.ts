@@ -120,7 +120,8 @@ export class ServiceWidget extends LitElement {
   private kit: typeof CaptureKit | null = null;
   private camera: CameraController | null = null;
   private guidance: GuidanceController | null = null;
-  private readonly i18n = new LocalizeController(this, () => this.locale);
+  // The phone's page of a handoff speaks the phone's language until its claim brings the desktop's.
+  private readonly i18n = new LocalizeController(this, () => this.locale ?? (this.handoff ? globalThis.navigator?.language : undefined));
   /** Stops the desktop's polling of its phone link. */
   private linkWatch: AbortController | null = null;
   /** The liveness chunk, once loaded (its screen renders from it). */
