@@ -5,8 +5,11 @@ import sharp from 'sharp';
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 export const SELFIE_SOURCE = path.join(fixtures, 'grace_hopper.jpg');
 
-/** A synthetic ID card on a desk (invented name and number), with the astronaut photo as its portrait. */
-export async function documentImage(): Promise<Buffer> {
+/**
+ * A synthetic ID card on a desk (invented name and number), with the astronaut photo as its
+ * portrait; `scale` sizes the card (1: 860 px of the 1280 px frame, as held near the camera).
+ */
+export async function documentImage(scale = 1): Promise<Buffer> {
   const W = 1280;
   const H = 720;
   const card = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="860" height="540">
@@ -26,8 +29,30 @@ export async function documentImage(): Promise<Buffer> {
     .composite([{ input: portrait, left: 40, top: 130 }])
     .png()
     .toBuffer();
+  const cw = Math.round(860 * scale);
+  const ch = Math.round(540 * scale);
+  const sized = scale === 1 ? cardPng : await sharp(cardPng).resize(cw, ch).toBuffer();
   return sharp({ create: { width: W, height: H, channels: 3, background: '#6b5b4b' } })
-    .composite([{ input: cardPng, left: (W - 860) / 2, top: (H - 540) / 2 }])
+    .composite([{ input: sized, left: Math.round((W - cw) / 2), top: Math.round((H - ch) / 2) }])
+    .jpeg()
+    .toBuffer();
+}
+
+/** A painted wall filmed close: soft, uneven texture and no straight edge (no document anywhere). */
+export async function wallImage(): Promise<Buffer> {
+  const W = 1280;
+  const H = 720;
+  const noise = Buffer.alloc(W * H * 3);
+  let seed = 7;
+  for (let i = 0; i < noise.length; i += 3) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const v = 178 + (seed % 24);
+    noise[i] = v;
+    noise[i + 1] = v - 6;
+    noise[i + 2] = v - 18;
+  }
+  return sharp(noise, { raw: { width: W, height: H, channels: 3 } })
+    .blur(2.5)
     .jpeg()
     .toBuffer();
 }

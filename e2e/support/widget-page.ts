@@ -59,6 +59,13 @@ export async function openWidget(page: Page, attrs: Record<string, string | true
     } catch {
       /* no LoAF API */
     }
+    // Every reading the page asks of the widget's frame worker (the guidance's rate).
+    w.__guideReads = [];
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: any, ...rest: any[]) {
+      if (message && message.type === 'guide') w.__guideReads.push(performance.now());
+      return (post as any).call(this, message, ...rest);
+    };
     const gum = navigator.mediaDevices?.getUserMedia?.bind(navigator.mediaDevices);
     if (gum) {
       navigator.mediaDevices.getUserMedia = async (c?: MediaStreamConstraints) => {
@@ -127,11 +134,17 @@ export async function waitForEvent(page: Page, type: string): Promise<RecordedEv
   return (await events(page)).find((e) => e.type === type)!;
 }
 
-/** Takes a photo on the current capture step (camera live), then accepts it. */
+/**
+ * Takes a photo on the current capture step (camera live), then accepts it. On a document step
+ * the widget may have taken it by itself (automatic capture once the document is steady): then
+ * only the confirmation is left.
+ */
 export async function captureAndConfirm(page: Page): Promise<void> {
-  await expect(part(page, 'capture-button')).toBeEnabled({ timeout: 15_000 });
-  await part(page, 'capture-button').click();
-  await part(page, 'confirm-button').click();
+  const confirm = part(page, 'confirm-button');
+  const capture = part(page, 'capture-button');
+  await expect(confirm.or(capture.and(page.locator(':enabled')))).toBeVisible({ timeout: 15_000 });
+  if (!(await confirm.isVisible())) await capture.click().catch(() => {});
+  await confirm.click();
 }
 
 /**
@@ -236,4 +249,14 @@ export async function previewFps(page: Page, ms = 2_000): Promise<number> {
       }),
     ms,
   );
+}
+
+/** Guidance readings per second asked of the frame worker over the last `ms` (each waits for the one before). */
+export async function guidanceRate(page: Page, ms = 3_000): Promise<number> {
+  await page.waitForTimeout(ms);
+  return page.evaluate((ms) => {
+    const reads: number[] = (window as any).__guideReads;
+    const now = performance.now();
+    return (reads.filter((t) => t > now - ms).length * 1000) / ms;
+  }, ms);
 }

@@ -11,6 +11,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { refuseUnstorablePathAndQuery } from './http/storable-request.js';
 import { registerAdmin } from './routes/admin/admin-routes.js';
 import { registerChallenge } from './routes/challenge.js';
+import { registerHandoff } from './routes/handoff.js';
 import { registerHealth } from './routes/health.js';
 import { registerInit } from './routes/init.js';
 import { registerOpenApi } from './routes/openapi.js';
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps, extraRoutes: ((router: Router, deps: Ap
   registerUpload(router, deps);
   registerChallenge(router, deps);
   registerSubmit(router, deps);
+  registerHandoff(router, deps);
   registerResult(router, deps);
   registerRedact(router, deps);
   registerMetrics(router, deps);

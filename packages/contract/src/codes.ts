@@ -11,6 +11,9 @@ export const ERROR_STATUS = {
   verification_not_found: 404,
   not_found: 404,
   not_in_review: 409,
+  // Continue on a phone (decisions.md): another device's claim, and a dead link.
+  handoff_in_use: 409,
+  handoff_expired: 410,
   // Dashboard (decisions.md "Dashboard"): session sign-in, CSRF and roles.
   not_signed_in: 401,
   invalid_credentials: 401,

@@ -6,3 +6,5 @@ export * from './image-measures.js';
 export * from './geometry.js';
 export * from './dashboard.js';
 export * from './admin-schemas.js';
+export * from './handoff.js';
+export * from './capture-quality.js';

@@ -2,6 +2,9 @@ import {
   HEADERS,
   RETRYABLE_ERROR_CODES,
   type CaptureSource,
+  type HandoffCancelResponse,
+  type HandoffCreateResponse,
+  type HandoffStatusResponse,
   type InitRequest,
   type InitResponse,
   type RedactResponse,
@@ -161,7 +164,11 @@ export interface WaitOptions extends RequestOptions {
   intervalMs?: number;
 }
 
-/** init, upload, submit, retrieve, waitForVerdict and redact. */
+const uploadToken = (init: Pick<InitResponse, 'uploads'>) => ({
+  [HEADERS.uploadToken]: init.uploads.docFront.headers[HEADERS.uploadToken],
+});
+
+/** init, upload, submit, retrieve, waitForVerdict, redact, and the phone handoff's link. */
 export class Verifications {
   constructor(private readonly client: ServiceClient) {}
 
@@ -193,6 +200,34 @@ export class Verifications {
    */
   redact(verificationId: string, options: RequestOptions = {}): Promise<RedactResponse> {
     return this.client.request('POST', `/v1/verify/${encodeURIComponent(verificationId)}/redact`, options);
+  }
+
+  /**
+   * A link that lets the user continue this verification on a phone (`{base_url}/continue/<code>`,
+   * valid until the intent expires): for a server that sends it by text or e-mail. Authenticated
+   * by the verification's upload token (from its init), not by the API key.
+   */
+  createHandoff(
+    init: Pick<InitResponse, 'verificationId' | 'uploads'>,
+    options: RequestOptions & { documentBack?: boolean; locale?: string } = {},
+  ): Promise<HandoffCreateResponse> {
+    const { documentBack, locale, ...rest } = options;
+    return this.client.request('POST', '/v1/verify/handoff', {
+      json: { verificationId: init.verificationId, ...(documentBack !== undefined ? { documentBack } : {}), ...(locale ? { locale } : {}) },
+      headers: uploadToken(init),
+      auth: false,
+      ...rest,
+    });
+  }
+
+  /** The handoff's state: `waiting`, `in_progress` (a phone claimed it), `submitted` or `expired`. */
+  handoffStatus(init: Pick<InitResponse, 'uploads'>, options: RequestOptions = {}): Promise<HandoffStatusResponse> {
+    return this.client.request('GET', '/v1/verify/handoff/status', { headers: uploadToken(init), auth: false, ...options });
+  }
+
+  /** Revokes the verification's handoff link (and a phone's claim of it); idempotent. */
+  cancelHandoff(init: Pick<InitResponse, 'uploads'>, options: RequestOptions = {}): Promise<HandoffCancelResponse> {
+    return this.client.request('POST', '/v1/verify/handoff/cancel', { headers: uploadToken(init), auth: false, ...options });
   }
 
   /** Polls retrieve with backoff until `completed` or `failed`. */

@@ -15,6 +15,9 @@ export {
   type WebhookVerifyOptions,
 } from './webhooks.js';
 export type {
+  HandoffCancelResponse,
+  HandoffCreateResponse,
+  HandoffStatusResponse,
   InitRequest,
   InitResponse,
   ResultRecord,

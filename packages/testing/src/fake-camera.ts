@@ -29,6 +29,11 @@ export interface FakeCameraOptions {
   denyAt?: string;
   width?: number;
   height?: number;
+  /**
+   * The document's width as a share of the frame, drawn on a desk (so the widget's guidance finds
+   * its edges; 0.3 is a card held too far, `move_closer`). Default: the document fills the frame.
+   */
+  documentScale?: number;
 }
 
 const dataUrl = (b: Buffer) => `data:${b[0] === 0x89 ? 'image/png' : 'image/jpeg'};base64,${b.toString('base64')}`;
@@ -46,7 +51,7 @@ export async function installFakeCamera(page: Page, options: FakeCameraOptions =
       .map(([k, v]) => [k, dataUrl(v)]),
   );
   await page.addInitScript(
-    ({ frames, head, denyAt, width, height }) => {
+    ({ frames, head, denyAt, width, height, documentScale }) => {
       const opposite: Record<string, string> = {
         turn_left: 'turn_right',
         turn_right: 'turn_left',
@@ -89,7 +94,15 @@ export async function installFakeCamera(page: Page, options: FakeCameraOptions =
         const img = images[name];
         // Painted every tick: Chromium sends a canvas's frame only when it was drawn since the last
         // one, and a camera delivers frames whether the scene moves or not.
-        if (img?.complete && img.naturalWidth) {
+        if (img?.complete && img.naturalWidth && name === 'document' && documentScale) {
+          // The document on a desk, this share of the frame wide.
+          ctx.fillStyle = '#5a4a3c';
+          ctx.fillRect(0, 0, width, height);
+          const w = width * documentScale;
+          const h = (img.naturalHeight / img.naturalWidth) * w;
+          ctx.drawImage(img, (width - w) / 2, (height - h) / 2, w, h);
+          state.shown = name;
+        } else if (img?.complete && img.naturalWidth) {
           // Cover the canvas, as a camera would frame it.
           const s = Math.max(width / img.naturalWidth, height / img.naturalHeight);
           const w = img.naturalWidth * s;
@@ -116,7 +129,14 @@ export async function installFakeCamera(page: Page, options: FakeCameraOptions =
         configurable: true,
       });
     },
-    { frames, head: options.head ?? 'follow', denyAt: options.denyAt ?? null, width: options.width ?? 1280, height: options.height ?? 720 },
+    {
+      frames,
+      head: options.head ?? 'follow',
+      denyAt: options.denyAt ?? null,
+      width: options.width ?? 1280,
+      height: options.height ?? 720,
+      documentScale: options.documentScale ?? null,
+    },
   );
 }
 

@@ -164,6 +164,54 @@ export const styles = css`
   .cue-turn_right {
     left: 82%;
   }
+  .guidance {
+    position: absolute;
+    inset: auto 0 0 0;
+    margin: 0;
+    padding: 10px 12px;
+    background: rgba(0, 0, 0, 0.62);
+    color: #fff;
+    text-align: center;
+    font-weight: 700;
+  }
+  .guidance[data-advice='ready'] {
+    background: rgba(14, 110, 52, 0.85);
+  }
+  .guidance[hidden] {
+    display: none;
+  }
+  .handoff {
+    display: grid;
+    justify-items: center;
+    gap: 10px;
+  }
+  .qr {
+    width: min(240px, 70%);
+    height: auto;
+    border: 1px solid var(--service-border);
+    border-radius: 8px;
+  }
+  .link {
+    display: grid;
+    gap: 4px;
+    width: 100%;
+    font-size: 0.9rem;
+    color: var(--service-muted);
+  }
+  .link input {
+    font: inherit;
+    color: var(--service-fg);
+    background: var(--service-bg);
+    border: 1px solid var(--service-border);
+    border-radius: 8px;
+    padding: 8px 10px;
+    width: 100%;
+    direction: ltr;
+  }
+  .link input:focus-visible {
+    outline: 3px solid var(--service-focus);
+    outline-offset: 2px;
+  }
   .note {
     font-size: 0.9rem;
     color: var(--service-muted);

@@ -123,6 +123,16 @@ export async function verificationDetail(deps: AppDeps, tenantId: string, id: st
   if (v.reviewed_at && v.review_decision) {
     timeline.push({ at: v.reviewed_at.toISOString(), kind: 'review', label: `Reviewed: ${v.review_decision}`, detail: v.review_note });
   }
+  // Continue on a phone: when a phone claimed the desktop's link (routes/handoff.ts).
+  const claims = await deps.db
+    .selectFrom('handoff_codes')
+    .select('claimed_at')
+    .where('verification_id', '=', v.id)
+    .where('claimed_at', 'is not', null)
+    .orderBy('claimed_at')
+    .execute();
+  for (const c of claims)
+    timeline.push({ at: c.claimed_at!.toISOString(), kind: 'state', label: 'Continued on another device', detail: null });
   if (v.redacted_at) timeline.push({ at: v.redacted_at.toISOString(), kind: 'state', label: 'Redacted on request', detail: null });
   if (v.images_deleted_at && !v.redacted_at) {
     timeline.push({ at: v.images_deleted_at.toISOString(), kind: 'state', label: 'Images deleted (retention)', detail: null });

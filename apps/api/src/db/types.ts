@@ -178,6 +178,19 @@ export interface BlobDataKeysTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
+/** A verification's handoff link to a phone (routes/handoff.ts); secrets as SHA-256 only. */
+export interface HandoffCodesTable {
+  code_hash: string;
+  verification_id: string;
+  desktop_token_hash: string;
+  options: Json<{ documentBack: boolean; locale: string }>;
+  session_hash: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, never>;
+  expires_at: Timestamp;
+  claimed_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
 export interface Database {
   tenants: TenantsTable;
   api_keys: ApiKeysTable;
@@ -195,6 +208,7 @@ export interface Database {
   dashboard_lockouts: DashboardLockoutsTable;
   dashboard_audit_log: DashboardAuditLogTable;
   blob_data_keys: BlobDataKeysTable;
+  handoff_codes: HandoffCodesTable;
 }
 
 export type Tenant = Selectable<TenantsTable>;

@@ -18,6 +18,31 @@ export function uploadSlot(deps: AppDeps, tenantId: string, verificationId: stri
   };
 }
 
+/** A verification's three slots under this upload token, and its liveness block when it opted in (init, and a phone's handoff claim). */
+export function uploadSlots(
+  deps: AppDeps,
+  tenantId: string,
+  verificationId: string,
+  token: string,
+  activeLiveness: boolean,
+): Pick<InitResponse, 'uploads' | 'liveness'> {
+  const slot = (role: string) => uploadSlot(deps, tenantId, verificationId, role, token);
+  return {
+    uploads: { docFront: slot(slotOf('docFront')), docBack: slot(slotOf('docBack')), selfie: slot(slotOf('selfie')) },
+    ...(activeLiveness
+      ? {
+          liveness: {
+            challengeUrl: `${deps.config.publicBaseUrl}/v1/verify/challenge/${verificationId}/next`,
+            steps: LIMITS.livenessSteps,
+            burst: LIMITS.livenessBurst,
+            anchor: slot(LIVENESS_ANCHOR_ROLE),
+            frameUrlTemplate: `${deps.config.publicBaseUrl}/v1/verify/upload/${verificationId}/liveness-{step}-{frame}`,
+          },
+        }
+      : {}),
+  };
+}
+
 /**
  * POST /v1/verify/init: a new verification intent with its three upload slots. On the hot path the
  * whole request is one statement (the gate's: IP limit, key lookup, tenant limit and the insert,
@@ -57,22 +82,10 @@ export function registerInit(router: Router, deps: AppDeps): void {
     if (row.expiresAt == null) throw new Error('init: checks passed but no row was inserted');
     const auth = ctx.state.auth!;
 
-    const slot = (role: string) => uploadSlot(deps, auth.tenantId, verificationId, role, token);
     const body: ResponseBody<InitResponse> = {
       verificationId,
-      uploads: { docFront: slot(slotOf('docFront')), docBack: slot(slotOf('docBack')), selfie: slot(slotOf('selfie')) },
+      ...uploadSlots(deps, auth.tenantId, verificationId, token, input.activeLiveness),
       expiresAt: row.expiresAt,
-      ...(input.activeLiveness
-        ? {
-            liveness: {
-              challengeUrl: `${deps.config.publicBaseUrl}/v1/verify/challenge/${verificationId}/next`,
-              steps: LIMITS.livenessSteps,
-              burst: LIMITS.livenessBurst,
-              anchor: slot(LIVENESS_ANCHOR_ROLE),
-              frameUrlTemplate: `${deps.config.publicBaseUrl}/v1/verify/upload/${verificationId}/liveness-{step}-{frame}`,
-            },
-          }
-        : {}),
     };
     ctx.status = 200;
     ctx.body = body;

@@ -76,7 +76,8 @@ const WASM_FILES = ['tfjs-backend-wasm.wasm', 'tfjs-backend-wasm-simd.wasm', 'tf
 
 /**
  * GET /widget/service-widget.js: the built `<service-widget>` as one ES module (and its source
- * map), read once at start. Cross-origin pages load it as a module script, which CORS allows.
+ * map), read once at start, with its lazily loaded parts under GET /widget/chunks/<name>-<hash>.js
+ * (languages, liveness, the handoff screen, the frame worker; immutable). Cross-origin pages load it as a module script, which CORS allows.
  * The widget's lazily loaded on-device vision: GET /widget/vision/manifest.json (short cache)
  * names the files under /widget/vision/<name>.<hash>.<ext> (immutable, cached for a year).
  */
@@ -84,10 +85,18 @@ export function registerWidgetBundle(router: Router, logger: Logger): void {
   const require = createRequire(import.meta.url);
   let js: Asset | null = null;
   let map: Asset | null = null;
+  const chunks = new Map<string, Asset>();
   try {
     const file = require.resolve('@service/widget/service-widget.js');
     js = load(file, 'text/javascript; charset=utf-8');
     map = load(`${file}.map`, 'application/json');
+    // The lazily loaded parts, beside the bundle under names that carry their content hash.
+    const dir = path.join(path.dirname(file), 'chunks');
+    for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+      const type = name.endsWith('.map') ? 'application/json' : 'text/javascript; charset=utf-8';
+      const a = /^[\w.-]+\.js(\.map)?$/.test(name) ? load(path.join(dir, name), type) : null;
+      if (a) chunks.set(name, a);
+    }
   } catch {
     /* not built */
   }
@@ -115,6 +124,11 @@ export function registerWidgetBundle(router: Router, logger: Logger): void {
     };
   route(router, 'GET /widget/service-widget.js', serve(js));
   route(router, 'GET /widget/service-widget.js.map', serve(map));
+  route(router, 'GET /widget/chunks/:file', async (ctx, next) => {
+    const chunk = chunks.get((ctx.params as { file: string }).file) ?? null;
+    if (!chunk) return next();
+    await serve(chunk, 'public, max-age=31536000, immutable')(ctx);
+  });
   route(router, 'GET /widget/vision/manifest.json', serve(vision?.manifest ?? null));
   route(router, 'GET /widget/vision/:file', async (ctx, next) => {
     const file = vision?.files.get((ctx.params as { file: string }).file) ?? null;

@@ -75,6 +75,27 @@ describe('@service/node against the real API', () => {
     expect(client.lastCall!.requestId).toBe(record.requestId);
   }, 30_000);
 
+  it('makes, follows and cancels a phone handoff link with the verification upload token', async () => {
+    const client = new ServiceClient({ apiKey: t.keys.secretTest, baseUrl: svc.url });
+    const init = await client.verifications.init({ submittedFullName: 'Test Approve' });
+    const link = await client.verifications.createHandoff(init, { documentBack: true, locale: 'de' });
+    expect(link.handoffUrl).toMatch(/\/continue\/[A-Za-z0-9_-]{22,}$/);
+    expect(await client.verifications.handoffStatus(init)).toMatchObject({ state: 'waiting', verificationId: init.verificationId });
+    expect((await client.verifications.cancelHandoff(init)).state).toBe('expired');
+    expect((await client.verifications.handoffStatus(init)).state).toBe('expired');
+    const forged = {
+      ...init,
+      uploads: {
+        ...init.uploads,
+        docFront: { ...init.uploads.docFront, headers: { ...init.uploads.docFront.headers, 'X-Service-Upload-Token': 'nope' } },
+      },
+    };
+    await expect(client.verifications.handoffStatus(forged)).rejects.toMatchObject({
+      code: 'invalid_body',
+      detail: { reason: 'invalid_upload_token' },
+    });
+  });
+
   it('verifies the real webhook delivery of that kind of verification (secret as a rotation array)', async () => {
     const client = new ServiceClient({ apiKey: t.keys.secretTest, baseUrl: svc.url });
     const { init } = await verifyWithSdk(client, 'Test Reject');

@@ -43,6 +43,7 @@ import {
 } from '../schemas.js';
 import { createUserRequestSchema, createUserResponseSchema } from '../dashboard.js';
 import * as ex from './examples.js';
+import { HANDOFF_ROUTES } from './handoff-routes.js';
 
 /** Who may call a route: the security requirement of its operation. */
 export type RouteAuth = 'api_key' | 'secret_key' | 'upload_token' | 'admin_token' | 'none';
@@ -182,6 +183,7 @@ export const PUBLIC_ROUTES: RouteSpec[] = [
     errors: ['invalid_body', ...AUTH_ERRORS, 'verification_not_found', 'rate_limited', 'backend_unavailable'],
     reasons: SUBMIT_REASONS,
   },
+  ...HANDOFF_ROUTES,
   {
     method: 'get',
     path: '/v1/verify/:id',
@@ -217,6 +219,18 @@ export const PUBLIC_ROUTES: RouteSpec[] = [
     response: { status: 200, contentType: contentType! },
     errors: ['not_found'],
   })),
+  {
+    method: 'get',
+    path: '/widget/chunks/:file',
+    operationId: 'widgetChunk',
+    summary:
+      'A lazily loaded part of the widget (a language, liveness, the handoff screen, the frame worker) by its content-hashed name, cached immutably',
+    auth: 'none',
+    rateLimited: false,
+    params: [{ name: 'file', in: 'path', schema: z.string(), description: 'A chunk name the widget imports (`<name>-<hash>.js`)' }],
+    response: { status: 200, contentType: 'text/javascript' },
+    errors: ['not_found'],
+  },
   {
     method: 'get',
     path: '/widget/vision/manifest.json',

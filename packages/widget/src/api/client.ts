@@ -1,5 +1,7 @@
 import { LIMITS, type ChallengeBeacon, type InitResponse, type UploadSlot } from '@service/contract';
-import { apiFlowError, FlowError, type ApiErrorBody } from './errors.js';
+import { AbortedError, apiFlowError, FlowError, type ApiErrorBody } from './errors.js';
+
+export { AbortedError, isAborted } from './errors.js';
 
 export interface InitFields {
   userRef?: string;
@@ -27,15 +29,6 @@ const realSleep: Sleep = (ms, signal) =>
 
 const UPLOAD_TIMEOUT_MS = 30_000;
 
-/** Thrown when the caller aborted (Cancel): never shown, never dispatched. */
-export class AbortedError extends Error {
-  constructor() {
-    super('aborted by the widget');
-  }
-}
-
-export const isAborted = (err: unknown): boolean => err instanceof AbortedError;
-
 function checkAborted(signal?: AbortSignal): void {
   if (signal?.aborted) throw new AbortedError();
 }
@@ -59,7 +52,8 @@ export class ApiClient {
     private readonly sleep: Sleep = realSleep,
   ) {}
 
-  private async request<T>(url: string, init: RequestInit, context: string, signal?: AbortSignal): Promise<T> {
+  /** One call; a non-2xx answer becomes its FlowError (the API's code kept in `apiError`). */
+  async request<T>(url: string, init: RequestInit, context: string, signal?: AbortSignal): Promise<T> {
     checkAborted(signal);
     let res: Response;
     try {

@@ -2,7 +2,11 @@ import type { WidgetErrorCode, WidgetErrorDetail } from '@service/contract';
 
 /** An error the flow stops on, already in the shape of `service:error`'s detail. */
 export class FlowError extends Error {
-  constructor(readonly detail: WidgetErrorDetail) {
+  constructor(
+    readonly detail: WidgetErrorDetail,
+    /** The API's own error code, when an API answer caused it (never part of the event). */
+    readonly apiError?: string,
+  ) {
     super(detail.message);
   }
 }
@@ -28,9 +32,21 @@ export function widgetCodeFor(status: number, body: ApiErrorBody | null): Widget
 
 export function apiFlowError(status: number, body: ApiErrorBody | null, context: string): FlowError {
   const code = widgetCodeFor(status, body);
-  return new FlowError({
-    code,
-    message: `${context} failed: HTTP ${status}${body?.error ? ` ${body.error}` : ''}`,
-    ...(body?.detail && typeof body.detail === 'object' ? { detail: body.detail } : {}),
-  });
+  return new FlowError(
+    {
+      code,
+      message: `${context} failed: HTTP ${status}${body?.error ? ` ${body.error}` : ''}`,
+      ...(body?.detail && typeof body.detail === 'object' ? { detail: body.detail } : {}),
+    },
+    body?.error,
+  );
 }
+
+/** Thrown when the caller aborted (Cancel): never shown, never dispatched. */
+export class AbortedError extends Error {
+  constructor() {
+    super('aborted by the widget');
+  }
+}
+
+export const isAborted = (err: unknown): boolean => err instanceof AbortedError;

@@ -1,16 +1,21 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { LIMITS } from '@service/contract';
 import { FlowError } from '../api/errors.js';
 import { blurHint } from '../quality/local-check.js';
 import { frameWorker } from '../vision/vision.js';
 
 export type Facing = 'environment' | 'user';
 
-/** Longest side of a captured photo: enough for OCR, far under the 2 MiB upload cap. */
+/** Longest side of a selfie or liveness photo: enough for the face models, far under the 2 MiB upload cap. */
 const MAX_SIDE = 1600;
+/** A document photo keeps the camera's full size (the pipeline reads its print), within the pipeline's decode limit. */
+export const DOCUMENT_MAX_SIDE = 4096;
+/** JPEG quality is lowered, if need be, until the photo fits the upload cap (a little under it). */
+const MAX_BYTES = LIMITS.imageMaxBytes - 16 * 1024;
 
 /**
  * Owns the camera: opens the rear camera for documents and the front one for the selfie (when the
- * device has both), asks for at least 1280 px where available, and stops every track whenever the
+ * device has both), asks for 1920 x 1080 where the camera offers it, and stops every track whenever the
  * preview is not shown. Errors become `camera_denied` or `camera_unavailable`.
  */
 export class CameraController implements ReactiveController {
@@ -68,7 +73,11 @@ export class CameraController implements ReactiveController {
     this.facing = facing;
     // The frame worker reads this camera's frames itself, off the main thread.
     const track = this.stream.getVideoTracks()[0];
-    if (track) frameWorker()?.attach(track);
+    if (track) {
+      void frameWorker().then((worker) => {
+        if (track.readyState === 'live' && this.stream?.getVideoTracks()[0] === track) worker?.attach(track);
+      });
+    }
     if (this.video) {
       this.video.srcObject = this.stream;
       await this.video.play().catch(() => {});
@@ -101,7 +110,7 @@ export class CameraController implements ReactiveController {
     if (video.readyState < 2 || !video.videoWidth) {
       await new Promise<void>((resolve) => video.addEventListener('loadeddata', () => resolve(), { once: true }));
     }
-    const encoded = await frameWorker()?.encode(video, maxSide, blur);
+    const encoded = await (await frameWorker())?.encode(video, maxSide, blur, MAX_BYTES);
     if (encoded) return encoded;
     const scale = Math.min(1, maxSide / Math.max(video.videoWidth, video.videoHeight));
     const canvas = document.createElement('canvas');

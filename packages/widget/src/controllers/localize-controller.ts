@@ -1,10 +1,21 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { translations, type Messages } from '../i18n/messages.js';
+import { en } from '../i18n/en.js';
+import { LOCALE_LOADERS, resolveLocale, RTL_LOCALES, type Locale, type Messages } from '../i18n/messages.js';
 
-/** Picks the messages of the host's `locale` (exact, then language, then English). */
+export { resolveLocale };
+
+/** Messages loaded so far, shared by every widget on the page. */
+const loaded = new Map<Locale, Messages>([['en', en]]);
+const loading = new Map<Locale, Promise<void>>();
+
+/**
+ * Picks the messages of the host's `locale` (its language; anything unknown is English). English
+ * is in the core bundle; another language is a chunk loaded on first use, and until it arrives
+ * `ready` is false (the host renders nothing rather than English).
+ */
 export class LocalizeController implements ReactiveController {
   constructor(
-    host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost,
     private readonly locale: () => string | undefined,
   ) {
     host.addController(this);
@@ -12,18 +23,30 @@ export class LocalizeController implements ReactiveController {
 
   hostConnected(): void {}
 
-  get lang(): string {
+  get lang(): Locale {
     return resolveLocale(this.locale());
   }
 
-  get t(): Messages {
-    return translations[this.lang]!;
+  get dir(): 'rtl' | 'ltr' {
+    return RTL_LOCALES.includes(this.lang) ? 'rtl' : 'ltr';
   }
-}
 
-export function resolveLocale(requested: string | undefined): string {
-  const wanted = (requested ?? 'en').toLowerCase();
-  if (translations[wanted]) return wanted;
-  const language = wanted.split('-')[0]!;
-  return translations[language] ? language : 'en';
+  /** True once this language's messages are here; otherwise starts loading them. */
+  get ready(): boolean {
+    const lang = this.lang;
+    if (loaded.has(lang)) return true;
+    if (!loading.has(lang)) {
+      const load = LOCALE_LOADERS[lang as Exclude<Locale, 'en'>]()
+        .then((m) => void loaded.set(lang, m.messages))
+        // A chunk that cannot load (offline, a blocked host): English rather than nothing.
+        .catch(() => void loaded.set(lang, en));
+      loading.set(lang, load);
+    }
+    void loading.get(lang)!.then(() => this.host.requestUpdate());
+    return false;
+  }
+
+  get t(): Messages {
+    return loaded.get(this.lang) ?? en;
+  }
 }

@@ -4,7 +4,8 @@ import type { CaptureRole, WidgetErrorDetail } from '@service/contract';
  * The widget's whole flow as one explicit state machine: a pure reducer, unit tested, that the
  * element only renders. Steps are the `data-step` values of the QA surface.
  */
-export type Step = 'intro' | 'document-front' | 'document-back' | 'selfie' | 'liveness' | 'review' | 'uploading' | 'done' | 'error';
+export type Step =
+  'intro' | 'document-front' | 'document-back' | 'selfie' | 'liveness' | 'handoff' | 'review' | 'uploading' | 'done' | 'error';
 export type { CaptureRole };
 
 export interface Capture {
@@ -39,6 +40,8 @@ export interface FlowState {
   livenessDone: boolean;
   result: { verificationId: string; status: 'queued' | 'processing' | 'completed' } | null;
   error: WidgetErrorDetail | null;
+  /** The user chose to continue on a phone: "Try again" after a failure asks for a new link. */
+  viaHandoff: boolean;
 }
 
 export type FlowEvent =
@@ -59,7 +62,11 @@ export type FlowEvent =
   | { type: 'COMPLETED'; verificationId: string; status: 'queued' | 'processing' | 'completed' }
   | { type: 'FAILED'; error: WidgetErrorDetail }
   | { type: 'CANCEL' }
-  | { type: 'RESTART' };
+  | { type: 'RESTART' }
+  /** Continue on a phone: the desktop shows the link (from the intro once init answered, or a camera error). */
+  | { type: 'HANDOFF' }
+  /** The phone submitted: the desktop is done as if it had submitted. */
+  | { type: 'HANDOFF_COMPLETED'; verificationId: string; status: 'queued' | 'processing' | 'completed' };
 
 export const CAPTURE_STEP_ROLE: Partial<Record<Step, CaptureRole>> = {
   'document-front': 'docFront',
@@ -80,6 +87,7 @@ export function initialState(options: FlowOptions): FlowState {
     livenessDone: false,
     result: null,
     error: null,
+    viaHandoff: false,
   };
 }
 
@@ -95,6 +103,9 @@ function afterCapture(state: FlowState, step: Step): Step {
   if (next) return next;
   return state.options.activeLiveness && !state.livenessDone ? 'liveness' : 'review';
 }
+
+/** Errors of the camera, from which a desktop with `cross-device` still offers the phone. */
+export const CAMERA_ERRORS: readonly string[] = ['camera_denied', 'camera_unavailable'];
 
 /** Where "Try again" resumes with the captures kept: the first thing still missing, else review. */
 export function resumeStep(state: FlowState): Step {
@@ -169,10 +180,22 @@ export function transition(state: FlowState, event: FlowEvent): FlowState {
         starting: false,
         error: { code: 'user_cancelled', message: 'The user cancelled the verification' },
       };
+    case 'HANDOFF': {
+      const fromCamera = state.step === 'error' && CAMERA_ERRORS.includes(state.error?.code ?? '');
+      if (!(state.step === 'intro' && state.starting) && !fromCamera && !CAPTURE_STEP_ROLE[state.step]) return state;
+      return { ...state, step: 'handoff', starting: false, pending: null, error: null, viaHandoff: true };
+    }
+    case 'HANDOFF_COMPLETED':
+      return state.step === 'handoff'
+        ? { ...state, step: 'done', progress: 1, result: { verificationId: event.verificationId, status: event.status } }
+        : state;
     case 'RESTART': {
       if (state.step !== 'error') return state;
       // After a cancel the user starts afresh; after a failure the captures are kept.
       const kept = state.error?.code === 'user_cancelled' ? {} : state.captures;
+      // After a phone link failed (it expired): a new init, then a new link.
+      if (state.viaHandoff && state.error?.code !== 'user_cancelled')
+        return { ...initialState(state.options), starting: true, viaHandoff: true };
       if (Object.keys(kept).length === 0) return initialState(state.options);
       return { ...state, step: 'intro', captures: kept, pending: null, returnToReview: false, progress: 0, starting: true, error: null };
     }

@@ -17,6 +17,20 @@ interface Upload {
   controller: AbortController;
 }
 
+/**
+ * Where a session's verification comes from and how it is submitted, when not init and submit
+ * with the publishable key: the phone of a handoff claims the desktop's verification and submits
+ * with the upload token its claim returned.
+ */
+export interface SessionBackend {
+  open(signal: AbortSignal): Promise<InitResponse>;
+  submit(
+    init: InitResponse,
+    keys: { docFront: string; selfie: string; docBack?: string },
+    signal: AbortSignal,
+  ): Promise<{ status: 'queued' | 'processing' | 'completed' | 'failed' }>;
+}
+
 export type SessionListener = {
   /** A background upload failed for good (after its retries): the flow stops. */
   onUploadFailed(err: unknown): void;
@@ -42,6 +56,7 @@ export class VerificationSession {
     private readonly fields: InitFields,
     private readonly listener: SessionListener,
     private readonly now: () => number = () => Date.now() / 1000,
+    private readonly backend?: SessionBackend,
   ) {}
 
   get signal(): AbortSignal {
@@ -52,9 +67,14 @@ export class VerificationSession {
     return this.controller.signal.aborted;
   }
 
+  /** The upload token of the verification's slots (the desktop's handoff calls use it). */
+  get uploadToken(): string | null {
+    return this.init?.uploads.docFront.headers['X-Service-Upload-Token'] ?? null;
+  }
+
   /** init; errors (key, origin, credits, network) surface here, before any camera opens. */
   async start(): Promise<InitResponse> {
-    this.init = await this.api.init(this.fields, this.signal);
+    this.init = this.backend ? await this.backend.open(this.signal) : await this.api.init(this.fields, this.signal);
     return this.init;
   }
 
@@ -163,7 +183,9 @@ export class VerificationSession {
       selfie: init.uploads.selfie.key,
       ...(this.held.has('docBack') ? { docBack: init.uploads.docBack.key } : {}),
     };
-    const submitted = await this.api.submit(init.verificationId, keys, this.signal);
+    const submitted = this.backend
+      ? await this.backend.submit(init, keys, this.signal)
+      : await this.api.submit(init.verificationId, keys, this.signal);
     // A repeat submit could report `failed`; the event's type allows queued/processing/completed.
     const status = submitted.status === 'failed' ? 'processing' : submitted.status;
     return { verificationId: init.verificationId, status };

@@ -31,6 +31,8 @@ function mount() {
   widget.setAttribute('user-ref', 'demo-user');
   if (data.get('documentBack')) widget.setAttribute('document-back', '');
   if (data.get('activeLiveness')) widget.setAttribute('active-liveness', '');
+  if (data.get('crossDevice')) widget.setAttribute('cross-device', '');
+  if (data.get('manualCapture')) widget.setAttribute('manual-capture', '');
   widget.addEventListener('service:complete', (e) => {
     log('service:complete', e.detail);
     verdict.textContent = 'Submitted; waiting for the verdict…';
