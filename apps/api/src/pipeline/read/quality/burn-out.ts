@@ -1,4 +1,5 @@
 import type { Region } from '../../decode/decode.js';
+import { DOCUMENT_QUALITY_LINES as LINES } from '@service/contract';
 
 /**
  * Reflections on a photo: burnt-out patches told from over-exposed paper and a lit background by
@@ -414,28 +415,28 @@ function hullArea(patch: number[], cols: number): number {
   return Math.abs(twice) / 2;
 }
 /** Burn-out is judged on blocks of this many pixels square (of the grey copy at QUALITY_WIDTH). */
-const BLOCK = 8;
+const BLOCK = LINES.burnOutBlock;
 /** A grey level from which a pixel (or a block's mean) is burnt out: nothing under it shows. */
-const BURNT_OUT_LEVEL = 248;
+const BURNT_OUT_LEVEL = LINES.burntOutLevel;
 /**
  * A block's mean from which it is saturated: a reflection's core, told apart from a cream card's
  * paper burnt out around it (248-252 around one, its core 255).
  */
 const SATURATED_LEVEL = 254;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
-const MIN_SOLIDITY = 0.75;
+const MIN_SOLIDITY = LINES.reflectionMinSolidity;
 /**
  * A lamp's image: an ellipse fills 0.88-0.97 of its convex hull in blocks, its box 1.1-1.5 times as
  * long as wide (84 reflections over the fields of six retired held-out seeds). No patch of blank
  * paper in 720 genuine captures of four of them is so shaped (the roundest fill 0.87 of their hull,
  * two or more times as long as wide).
  */
-const LAMP_SOLIDITY = 0.9;
-const LAMP_ASPECT = 1.6;
+const LAMP_SOLIDITY = LINES.lampMinSolidity;
+const LAMP_ASPECT = LINES.lampMaxAspect;
 /** Share of a burnt-out patch's outline that may stay unburnt (print) for it to be a reflection. */
-const MAX_PRINT_INSIDE = 0.1;
+const MAX_PRINT_INSIDE = LINES.reflectionMaxPrintInside;
 /** Smallest patch counted, as a share of the picture (half a glare line's worth). */
-const MIN_PATCH = 0.004;
+const MIN_PATCH = LINES.minBurntOutPatch;
 /** Blocks shaved off burnt-out patches (and grown back) to find a reflection's core: strips of paper narrower than 5 blocks go. */
 const REFLECTION_CORE = 2;
 /** A reflection's halo: the paper next to its core at least this bright, ... */

@@ -3,6 +3,7 @@ import { burntOut } from './burn-out.js';
 import { asDecoded, greyProduct, type DecodedImage, type Region } from '../../decode/decode.js';
 import { edgeVariance } from './edge-sharpness.js';
 import { histogramPercentile } from '../../decode/histogram.js';
+import { DOCUMENT_QUALITY_LINES as LINES } from '@service/contract';
 
 /**
  * Image quality judged per kind of image (a document photo or a selfie), each problem with its
@@ -11,7 +12,7 @@ import { histogramPercentile } from '../../decode/histogram.js';
  */
 
 /** Brightness, darkness and burn-out are measured on a grey copy at most this wide (never upscaled). */
-export const QUALITY_WIDTH = 1024;
+export const QUALITY_WIDTH = LINES.qualityWidth;
 
 export type ImageKind = 'document' | 'selfie';
 export type QualityProblem = 'blurry_image' | 'image_too_dark' | 'glare' | 'low_resolution';
@@ -22,7 +23,7 @@ export type QualityProblem = 'blurry_image' | 'image_too_dark' | 'glare' | 'low_
  * on the selfie's long side (`sharpnessWidth`). Measured at full size, a blurred photo with grain
  * scores as sharp as a clean one.
  */
-export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfie: 256 };
+export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: LINES.sharpnessWidth, selfie: 256 };
 
 /**
  * A document photo narrower than SHARPNESS_WIDTH / SMALL_DOCUMENT_SCALE is measured at this share
@@ -33,7 +34,7 @@ export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: 512, selfi
  * study-blur-1 to -4 (about 230 documents in frames 480 to 800 px wide, each photographed sharp and
  * defocused by 0.4-0.9%): sharp ones 123 or more at this share, defocused ones 51 or less (docs/pipeline.md, forty-eighth round).
  */
-export const SMALL_DOCUMENT_SCALE = 0.6;
+export const SMALL_DOCUMENT_SCALE = LINES.smallPhotoSharpnessScale;
 
 export interface ImageQuality {
   /**
@@ -111,12 +112,14 @@ export interface QualityThresholds {
  * card on a white desk has a bright 5th percentile, but dark print).
  */
 export const QUALITY_THRESHOLDS: Record<ImageKind, QualityThresholds> = {
+  // The document's lines are the contract's (`DOCUMENT_QUALITY_LINES`): the widget's capture
+  // guidance holds a photo to them before it is taken.
   document: {
-    minSharpness: 80,
-    minHighlights: 80,
-    maxClipped: 0.012,
-    maxLampShaped: 0.006,
-    minShortSide: 480,
+    minSharpness: LINES.minSharpness,
+    minHighlights: LINES.minHighlights,
+    maxClipped: LINES.maxClipped,
+    maxLampShaped: LINES.maxLampShaped,
+    minShortSide: LINES.minShortSide,
   },
   selfie: {
     minSharpness: 70,
@@ -176,7 +179,7 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
 const SIZE_AT_LINE = 0.5;
 
 /** The darkest print (0.1th percentile) above: nothing dark left in the picture. */
-const WASHED_OUT_DARKEST = 100;
+const WASHED_OUT_DARKEST = LINES.washedOutDarkest;
 
 /**
  * `image_quality` in [0, 1] and the problems found. Each aspect scores 1 when comfortably fine
