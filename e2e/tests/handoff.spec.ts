@@ -10,7 +10,7 @@ import { writeY4m } from '../support/y4m.js';
 import { captureAndConfirm, events, openWidget, part, screenshot, step, verdictOf, waitForEvent, widget } from '../support/widget-page.js';
 
 /** jsqr is CommonJS: its default export, as Node loads it. */
-const jsQR = createRequire(import.meta.url)('jsqr') as typeof JsQr;
+const jsQR = createRequire(import.meta.url)('jsqr') as typeof JsQr.default;
 
 /**
  * Continue on a phone with two browser contexts: the desktop's widget (`cross-device`) shows a QR
