@@ -16,7 +16,11 @@ export const rawUrl = (p: Photo) =>
 
 async function fetchPhoto(p: Photo, mirrors: Map<string, string>): Promise<Buffer> {
   const mirror = mirrors.get(p.repo);
-  if (mirror) return execFileSync('git', ['--git-dir', mirror, 'show', `${p.commit}:${p.path}`], { maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'ignore'] });
+  if (mirror)
+    return execFileSync('git', ['--git-dir', mirror, 'show', `${p.commit}:${p.path}`], {
+      maxBuffer: 1 << 28,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   const res = await fetch(rawUrl(p));
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return Buffer.from(await res.arrayBuffer());

@@ -78,7 +78,10 @@ function humanConfig(id: DescriptorId): object {
     antispoof: { enabled: false },
     liveness: { enabled: false },
     attention: { enabled: false },
-    description: { enabled: id === 'faceres' || id === 'faceres-deep', modelPath: id === 'faceres' ? `${pathToFileURL(HUMAN_MODELS_DIR).href}/faceres.json` : `${models}faceres-deep.json` },
+    description: {
+      enabled: id === 'faceres' || id === 'faceres-deep',
+      modelPath: id === 'faceres' ? `${pathToFileURL(HUMAN_MODELS_DIR).href}/faceres.json` : `${models}faceres-deep.json`,
+    },
     mobilefacenet: { enabled: id === 'mobilefacenet', modelPath: `${models}mobilefacenet.json` },
     insightface: { enabled: id === 'mobileface', modelPath: `${models}mobileface.json` },
   };
@@ -110,7 +113,11 @@ export async function startDescriptor(id: DescriptorId, maxSide = 512): Promise<
   return {
     id,
     async embed(image, opts = {}) {
-      let img = sharp(image).rotate().removeAlpha().toColourspace('srgb').resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
+      let img = sharp(image)
+        .rotate()
+        .removeAlpha()
+        .toColourspace('srgb')
+        .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
       if (opts.grey ?? true) img = img.recomb([LUMA, LUMA, LUMA]);
       const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
       const t = human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');

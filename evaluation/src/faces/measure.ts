@@ -100,7 +100,13 @@ async function main(): Promise<void> {
         const cs: Scored = { genuine: cross.scores, impostor: imp.scores };
         const ss: Scored = { genuine: same.scores, impostor: imp.scores };
         out[grey ? 'greySelfie' : 'colourSelfie'] = {
-          counts: { cross: cross.scores.length, crossMissed: cross.missed, same: same.scores.length, impostor: imp.scores.length, impostorMissed: imp.missed },
+          counts: {
+            cross: cross.scores.length,
+            crossMissed: cross.missed,
+            same: same.scores.length,
+            impostor: imp.scores.length,
+            impostorMissed: imp.missed,
+          },
           cross: { auc: cs.genuine.length ? auc(cs) : null, roc: rocPoints(cs) },
           same: { auc: ss.genuine.length ? auc(ss) : null, roc: rocPoints(ss) },
           crossScores: cross.scores,
@@ -111,7 +117,12 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(RESULTS_DIR, `${id}.json`), JSON.stringify(result, null, 1));
     console.log(`${id}: ${(ms / faces).toFixed(0)} ms per face`);
     for (const split of ['dev', 'test']) {
-      const g = (result.splits[split] as Record<string, { counts: object; cross: { auc: number; roc: { far: number; gar: number; line: number }[] }; same: { roc: { gar: number }[] } }>).greySelfie!;
+      const g = (
+        result.splits[split] as Record<
+          string,
+          { counts: object; cross: { auc: number; roc: { far: number; gar: number; line: number }[] }; same: { roc: { gar: number }[] } }
+        >
+      ).greySelfie!;
       const c = (result.splits[split] as typeof result.splits & Record<string, typeof g>).colourSelfie as typeof g;
       const row = (x: typeof g) =>
         `auc ${x.cross.auc?.toFixed(3)} GAR@1% ${x.cross.roc[2]!.gar.toFixed(2)} (line ${x.cross.roc[2]!.line.toFixed(3)}) GAR@0.1% ${x.cross.roc[3]!.gar.toFixed(2)} same@1% ${x.same.roc[2]!.gar.toFixed(2)} same@0.1% ${x.same.roc[3]!.gar.toFixed(2)}`;
