@@ -15,15 +15,15 @@ import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
 import { FACES_DIR } from '@service/fixtures/synthetic-documents';
-import { FaceAnalyzer, HUMAN_MODELS_DIR } from '@service/api/pipeline/faces';
+import { FaceAnalyzer, HUMAN_MODELS_DIR } from '@service/api/pipeline/read/faces/faces';
 import {
   fuseActivations,
   inMemoryArtifacts,
   readGraphModel,
   scalarReader,
   type GraphModelJson,
-} from '@service/api/pipeline/fuse-activations';
-import { onnxRuntimeExecute, type TfjsGraphModel } from '@service/api/pipeline/onnx/native-graph-model';
+} from '@service/api/pipeline/read/faces/fuse-activations';
+import { onnxRuntimeExecute, type TfjsGraphModel } from '@service/api/pipeline/read/faces/onnx/native-graph-model';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PER_ROUND = 8;

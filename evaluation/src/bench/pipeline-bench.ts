@@ -21,7 +21,7 @@ import { loadSplit } from '../synthetic/eval-set-files.js';
 import { face } from '@service/fixtures/synthetic-documents';
 import { SAMPLE_PERSON } from '@service/fixtures/pose-frames';
 import { VisionPipeline } from '@service/api/pipeline/vision-pipeline';
-import { chosenOcrEngine } from '@service/api/pipeline/ocr';
+import { chosenOcrEngine } from '@service/api/pipeline/read/ocr/ocr';
 import { processUsage } from '@service/api/pipeline-runner/process-usage';
 import { formatReport, scoreSplit, type CaseResult, type SplitReport } from '../synthetic/scoring.js';
 import { startListening } from './spawn-service.js';

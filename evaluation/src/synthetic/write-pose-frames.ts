@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FaceAnalyzer } from '@service/api/pipeline/faces';
+import { FaceAnalyzer } from '@service/api/pipeline/read/faces/faces';
 import { renderPoseFrames, SAMPLE_PERSON } from '@service/fixtures/pose-frames';
 import { specimenPassport } from '@service/fixtures/synthetic-documents';
 import { REPO_ROOT } from '../paths.js';

@@ -15,8 +15,8 @@ import {
   regionWithin,
   straighten,
   turnedCorners,
-} from '../../src/pipeline/decode.js';
-import { estimateSkew } from '../../src/pipeline/skew.js';
+} from '../../src/pipeline/decode/decode.js';
+import { estimateSkew } from '../../src/pipeline/locate/skew.js';
 import { textCard } from '@service/fixtures/synthetic-documents';
 
 describe('decodeImage: one policy for every stage', () => {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, type Region } from '../../src/pipeline/decode.js';
-import { findDocumentQuad, rectify, type FoundQuad, type Quad } from '../../src/pipeline/document-quad.js';
+import { decodeImage, type Region } from '../../src/pipeline/decode/decode.js';
+import { findDocumentQuad, rectify, type FoundQuad, type Quad } from '../../src/pipeline/locate/document-quad.js';
 import { apply, homography, type Point } from '@service/contract';
 import { CARD, cardPixels, photographInPerspective, PORTRAIT } from '../helpers/card-in-perspective.js';
 

@@ -4,9 +4,9 @@ import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCase } from '@service/fixtures/eval-set';
 import { FACES_DIR, textCard } from '@service/fixtures/synthetic-documents';
-import { decodeImage } from '../../src/pipeline/decode.js';
-import { FaceThread } from '../../src/pipeline/face-thread.js';
-import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+import { decodeImage } from '../../src/pipeline/decode/decode.js';
+import { FaceThread } from '../../src/pipeline/read/faces/face-thread.js';
+import { FaceAnalyzer } from '../../src/pipeline/read/faces/faces.js';
 
 let thread: FaceThread;
 let here: FaceAnalyzer;

@@ -1,9 +1,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { NativePageReader, nativeOcrAvailable, parseReading } from '../../src/pipeline/native-ocr.js';
-import { NATIVE_TESSDATA_DIR, OcrEngine, chosenOcrEngine } from '../../src/pipeline/ocr.js';
-import type { GreyPage } from '../../src/pipeline/decode.js';
+import { NativePageReader, nativeOcrAvailable, parseReading } from '../../src/pipeline/read/ocr/native-ocr.js';
+import { NATIVE_TESSDATA_DIR, OcrEngine, chosenOcrEngine } from '../../src/pipeline/read/ocr/ocr.js';
+import type { GreyPage } from '../../src/pipeline/decode/decode.js';
 
 const isAlive = (pid: number) => {
   try {
@@ -138,7 +138,7 @@ describe.skipIf(!nativeOcrAvailable() && process.env.CI !== 'true')('the native 
 
   it('an engine dies with the process that started it, mid-page, when that process is killed (a pipeline child over its budget)', async () => {
     // The compiled module (the build runs before the tests): a plain node child, as a pipeline child is.
-    const reader = new URL('../../dist/pipeline/native-ocr.js', import.meta.url).href;
+    const reader = new URL('../../dist/pipeline/read/ocr/native-ocr.js', import.meta.url).href;
     // It starts an engine and hands it a page of noise, which takes Tesseract over half a minute.
     const script = `
       const m = await import(${JSON.stringify(reader)});

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage } from '../../src/pipeline/decode.js';
-import { peakShare, screenPattern, showsScreen, SCREEN_PATTERN_LINE } from '../../src/pipeline/screen-capture.js';
+import { decodeImage } from '../../src/pipeline/decode/decode.js';
+import { peakShare, screenPattern, showsScreen, SCREEN_PATTERN_LINE } from '../../src/pipeline/read/quality/screen-capture.js';
 import { face } from '@service/fixtures/synthetic-documents';
 import { Rng } from '@service/fixtures/random';
 

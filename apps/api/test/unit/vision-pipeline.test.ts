@@ -1,11 +1,11 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FaceModels } from '../../src/pipeline/face-models.js';
-import type { OcrEngine } from '../../src/pipeline/ocr.js';
+import type { FaceModels } from '../../src/pipeline/read/faces/face-models.js';
+import type { OcrEngine } from '../../src/pipeline/read/ocr/ocr.js';
 import type { PipelineRequest } from '../../src/pipeline/pipeline.js';
 import { composeTd1 } from '@service/fixtures/mrz-compose';
-import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from '../../src/pipeline/policy.js';
+import { decide, documentOcrScore, POLICY, selfieFaceInDoubt } from '../../src/pipeline/decide/policy.js';
 import { isDrivingLicence, otherSurnameAgreed, sameOtherSurname, VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 import { FACES_DIR, passportPage, textCard } from '@service/fixtures/synthetic-documents';
 import { buildCase } from '@service/fixtures/eval-set';
