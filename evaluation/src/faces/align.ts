@@ -30,4 +30,3 @@ export function scaledTemplate(t: Template, size: number, zoom = 1): Template {
   const points = t.points.map(([x, y]) => [c + (x * sx - c) * zoom, c + (y * sy - c) * zoom] as Point) as FivePoints;
   return { width: size, height: size, points };
 }
-

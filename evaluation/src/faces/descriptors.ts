@@ -131,7 +131,9 @@ export function modelBytes(spec: DescriptorSpec): number {
   const file = path.join(packageDir(spec.pkg), spec.file);
   const json = JSON.parse(fs.readFileSync(file, 'utf8')) as { weightsManifest?: { paths: string[] }[] } | { paths: string[] }[];
   const groups = Array.isArray(json) ? json : (json.weightsManifest ?? []);
-  return fs.statSync(file).size + groups.flatMap((g) => g.paths).reduce((s, p) => s + fs.statSync(path.join(path.dirname(file), p)).size, 0);
+  return (
+    fs.statSync(file).size + groups.flatMap((g) => g.paths).reduce((s, p) => s + fs.statSync(path.join(path.dirname(file), p)).size, 0)
+  );
 }
 
 /** A crop's pixels as the model's NHWC float input. */

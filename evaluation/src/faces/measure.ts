@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { DATA_DIR, loadManifest, type Photo } from './manifest.js';
+import { DATA_DIR, loadManifest, photoFile, type Photo } from './manifest.js';
 import { makePairs, type Pair, type Split } from './pairs.js';
 import { acceptRate, auc, lineAtFar, rocPoints, type Scored } from './roc.js';
 import { DESCRIPTORS, startDescriptor, type DescriptorId, type InputScale } from './descriptors.js';
@@ -63,9 +63,16 @@ interface Found {
   selfie: FoundFace | null;
 }
 
-async function findFaces(mode: RenderMode, photos: Photo[], sexOf: Map<string, 'F' | 'M'>): Promise<{ found: Map<string, Found>; msPerImage: number }> {
-  const cacheFile = path.join(DATA_DIR, `found-${mode}.json`);
-  const cache = fs.existsSync(cacheFile) ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, Found & { ms?: number }>) : {};
+async function findFaces(
+  mode: RenderMode,
+  photos: Photo[],
+  sexOf: Map<string, 'F' | 'M'>,
+): Promise<{ found: Map<string, Found>; photoFaces: Map<string, FoundFace | null>; msPerImage: number }> {
+  // The faces on the photos themselves (the plain mode's selfies) place the documents' portraits.
+  const photoFaces =
+    mode === 'plain' ? null : new Map([...(await findFaces('plain', photos, sexOf)).found].map(([id, f]) => [id, f.selfie]));
+  const cacheFile = path.join(DATA_DIR, `found-${mode}-v2.json`);
+  const cache = fs.existsSync(cacheFile) ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Record<string, Found>) : {};
   let finder: FaceFinder | null = null;
   let ms = 0;
   let n = 0;
@@ -73,14 +80,17 @@ async function findFaces(mode: RenderMode, photos: Photo[], sexOf: Map<string, '
     if (cache[p.id]) continue;
     finder ??= await FaceFinder.start();
     const t0 = performance.now();
-    const doc = await finder.find(await readRgb(await documentImage(p, sexOf.get(p.person)!, mode)));
-    const selfie = await finder.find(await readRgb(await selfieImage(p, mode)));
+    const photoFace = photoFaces ? photoFaces.get(p.id)! : await finder.find(await readRgb(photoFile(p)));
+    const docFile = await documentImage(p, sexOf.get(p.person)!, mode, photoFace?.points ?? null);
+    const doc = docFile ? await finder.find(await readRgb(docFile)) : null;
+    const selfie = photoFaces ? await finder.find(await readRgb(await selfieImage(p, mode))) : photoFace;
     ms += performance.now() - t0;
     n += 2;
     cache[p.id] = { doc, selfie };
     fs.writeFileSync(cacheFile, JSON.stringify(cache));
   }
-  return { found: new Map(Object.entries(cache)), msPerImage: n ? ms / n : NaN };
+  const found = new Map(Object.entries(cache));
+  return { found, photoFaces: photoFaces ?? new Map([...found].map(([id, f]) => [id, f.selfie])), msPerImage: n ? ms / n : NaN };
 }
 
 interface Embedded {
@@ -199,7 +209,11 @@ export async function faceRegion(img: RgbImage, face: FoundFace): Promise<{ img:
   const shift = ([x, y]: [number, number]): [number, number] => [x - x0, y - y0];
   return {
     img: { data, width: w, height: y1 - y0 },
-    face: { ...face, points: face.points.map(shift) as FoundFace['points'], box: [face.box[0] - x0, face.box[1] - y0, face.box[2], face.box[3]] },
+    face: {
+      ...face,
+      points: face.points.map(shift) as FoundFace['points'],
+      box: [face.box[0] - x0, face.box[1] - y0, face.box[2], face.box[3]],
+    },
   };
 }
 
@@ -227,13 +241,14 @@ async function main(): Promise<void> {
   const configs = args.map(parseConfig);
   const m = loadManifest();
   const sexOf = new Map(m.people.map((p) => [p.id, p.sex]));
-  const { found, msPerImage } = await findFaces(mode, m.photos, sexOf);
+  const { found, photoFaces, msPerImage } = await findFaces(mode, m.photos, sexOf);
   if (Number.isFinite(msPerImage)) console.log(`face finding: ${msPerImage.toFixed(0)} ms per image`);
   // Only the region around each face is kept in memory (whole photos of 169 people would not fit).
   const regions = new Map<string, Found & { docImg: RgbImage | null; selfieImg: RgbImage | null }>();
   for (const p of m.photos) {
     const f = found.get(p.id)!;
-    const doc = f.doc ? await faceRegion(await readRgb(await documentImage(p, sexOf.get(p.person)!, mode)), f.doc) : null;
+    const docFile = await documentImage(p, sexOf.get(p.person)!, mode, photoFaces.get(p.id)?.points ?? null);
+    const doc = f.doc && docFile ? await faceRegion(await readRgb(docFile), f.doc) : null;
     const selfie = f.selfie ? await faceRegion(await readRgb(await selfieImage(p, mode)), f.selfie) : null;
     regions.set(p.id, { doc: doc?.face ?? null, selfie: selfie?.face ?? null, docImg: doc?.img ?? null, selfieImg: selfie?.img ?? null });
   }

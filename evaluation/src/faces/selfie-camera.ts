@@ -8,7 +8,15 @@
  */
 import sharp from 'sharp';
 import { ASPECT, renderDocument, type DocumentData } from '@service/fixtures/documents';
-import { cameraEffects, documentQuad, photographDocument, rawInput, toRaw, type Background, type CaptureParams } from '@service/fixtures/capture';
+import {
+  cameraEffects,
+  documentQuad,
+  photographDocument,
+  rawInput,
+  toRaw,
+  type Background,
+  type CaptureParams,
+} from '@service/fixtures/capture';
 import { drawSelfieParams } from '@service/fixtures/selfies';
 import { MIN_DOCUMENT_PIXELS } from '@service/fixtures/eval-set';
 import type { Rng } from '@service/fixtures/random';

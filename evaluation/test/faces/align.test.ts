@@ -25,7 +25,12 @@ function dots(width: number, height: number, points: readonly Point[]): RgbImage
   const data = new Uint8Array(width * height * 3);
   for (const [x, y] of points)
     for (let dy = -1; dy <= 1; dy++)
-      for (let dx = -1; dx <= 1; dx++) data.fill(255, ((Math.round(y) + dy) * width + Math.round(x) + dx) * 3, ((Math.round(y) + dy) * width + Math.round(x) + dx) * 3 + 3);
+      for (let dx = -1; dx <= 1; dx++)
+        data.fill(
+          255,
+          ((Math.round(y) + dy) * width + Math.round(x) + dx) * 3,
+          ((Math.round(y) + dy) * width + Math.round(x) + dx) * 3 + 3,
+        );
   return { data, width, height };
 }
 

@@ -118,7 +118,8 @@ export function warpToTemplate(img: RgbImage, points: FivePoints, template: Temp
       const fy = y - y0;
       const o = (v * W + u) * 3;
       for (let c = 0; c < 3; c++) {
-        const at = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= img.width || yy >= img.height ? 0 : src[(yy * img.width + xx) * 3 + c]!);
+        const at = (xx: number, yy: number) =>
+          xx < 0 || yy < 0 || xx >= img.width || yy >= img.height ? 0 : src[(yy * img.width + xx) * 3 + c]!;
         const top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx;
         const bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx;
         out[o + c] = Math.round(top * (1 - fy) + bottom * fy);

@@ -25,7 +25,11 @@ export async function alignedCrop(img: RgbImage, points: FivePoints, template: T
  * The part of the image the template's crop covers (with a margin for the rotation), resized so
  * the face's eye distance is the template's: the points moved to the region's pixels.
  */
-export async function resampledRegion(img: RgbImage, points: FivePoints, template: Template): Promise<{ source: RgbImage; at: FivePoints }> {
+export async function resampledRegion(
+  img: RgbImage,
+  points: FivePoints,
+  template: Template,
+): Promise<{ source: RgbImage; at: FivePoints }> {
   const factor = eyeDistance(template.points) / eyeDistance(points);
   const back = invertSimilarity(similarityTransform(points, template.points));
   const corners = [

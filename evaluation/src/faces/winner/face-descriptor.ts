@@ -24,7 +24,10 @@ export function faceApiModelDir(): string {
 
 /** The model files' size, bytes (its weights manifest and shard). */
 export function modelFileBytes(dir = faceApiModelDir()): number {
-  return ['face_recognition_model-weights_manifest.json', 'face_recognition_model.bin'].reduce((s, f) => s + fs.statSync(path.join(dir, f)).size, 0);
+  return ['face_recognition_model-weights_manifest.json', 'face_recognition_model.bin'].reduce(
+    (s, f) => s + fs.statSync(path.join(dir, f)).size,
+    0,
+  );
 }
 
 /** A crop's interleaved RGB as the graph's NCHW float input (0-255: the graph normalises). */
