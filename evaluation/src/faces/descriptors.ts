@@ -19,9 +19,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ARCFACE_112, DLIB_150, scaledTemplate, type RgbImage, type Template } from './align.js';
 import { loadGraphModelFile, runner, type Tf } from './graph-model.js';
+import { FaceDescriptor } from './winner/face-descriptor.js';
 
-export type DescriptorId = 'faceres' | 'faceres-deep' | 'mobileface' | 'mobilefacenet' | 'face-api';
-export const DESCRIPTORS: readonly DescriptorId[] = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet', 'face-api'];
+export type DescriptorId = 'faceres' | 'faceres-deep' | 'mobileface' | 'mobilefacenet' | 'face-api' | 'face-api-onnx';
+export const DESCRIPTORS: readonly DescriptorId[] = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet', 'face-api', 'face-api-onnx'];
 
 /** How a crop's 0-255 values become the model's input. */
 export type InputScale = 'raw' | 'centred128' | 'unit';
@@ -50,7 +51,7 @@ export const SPECS: Record<DescriptorId, DescriptorSpec> = {
     file: 'models/faceres.json',
     size: 224,
     template: ARCFACE_112,
-    zoom: 0.65,
+    zoom: 0.8,
     scale: 'raw',
     bgr: false,
     output: 'global_pooling/Mean',
@@ -61,7 +62,7 @@ export const SPECS: Record<DescriptorId, DescriptorSpec> = {
     file: 'models/faceres-deep.json',
     size: 224,
     template: ARCFACE_112,
-    zoom: 0.65,
+    zoom: 0.8,
     scale: 'raw',
     bgr: false,
     output: 'global_pooling/Mean:0',
@@ -90,6 +91,17 @@ export const SPECS: Record<DescriptorId, DescriptorSpec> = {
   },
   'face-api': {
     id: 'face-api',
+    pkg: '@vladmandic/face-api',
+    file: 'model/face_recognition_model-weights_manifest.json',
+    size: 150,
+    template: DLIB_150,
+    zoom: 1,
+    scale: 'raw',
+    bgr: false,
+  },
+  // The same net and weights as `face-api`, through winner/face-descriptor.ts (onnxruntime).
+  'face-api-onnx': {
+    id: 'face-api-onnx',
     pkg: '@vladmandic/face-api',
     file: 'model/face_recognition_model-weights_manifest.json',
     size: 150,
@@ -157,6 +169,10 @@ export async function startDescriptor(
   const bytes = modelBytes(spec);
   const template = (zoom = spec.zoom) => scaledTemplate(spec.template, spec.size, zoom);
   if (id === 'face-api') return { spec, runtime: 'wasm', bytes, template, embed: await faceApiEmbedder(spec) };
+  if (id === 'face-api-onnx') {
+    const d = await FaceDescriptor.load();
+    return { spec, runtime: 'native', bytes, template, embed: (crop) => d.describeChip(crop) };
+  }
   const model = await loadGraphModelFile(tf, path.join(packageDir(spec.pkg), spec.file));
   const run = runner(tf, model, spec.output!, id, opts.native ?? false);
   return {

@@ -8,7 +8,8 @@
  *
  * A configuration is `descriptor[,option...]`: `zoom=0.8` (the crop's zoom on the template),
  * `bgr`, `centred` (input (x - 127.5) / 128) or `raw`, `grey` (both sides grey), `eq` (CLAHE),
- * `bilinear` (warped straight from the image, no lanczos resampling first), `native`
+ * `bilinear` (warped straight from the image, no lanczos resampling first), `upright` (no
+ * rotation to level the eyes), `native`
  * (onnxruntime where the graph converts).
  * Usage: node dist/faces/measure.js [--mode plain|camera] config ...
  */
@@ -49,6 +50,7 @@ export function parseConfig(s: string): Config {
     else if (o === 'grey') c.prep.grey = true;
     else if (o === 'eq') c.prep.equalise = true;
     else if (o === 'bilinear') c.prep.resample = 'bilinear';
+    else if (o === 'upright') c.prep.upright = true;
     else if (o === 'native') c.native = true;
     else throw new Error(`unknown option ${o}`);
   }

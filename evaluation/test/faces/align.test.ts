@@ -121,6 +121,14 @@ describe('warping to a template', () => {
     }
   });
 
+  it('keeps the face turned when asked for an upright crop, at the same scale and place', () => {
+    const crop = warpToTemplate(img, face, template, { upright: true });
+    const [l, r] = [brightCentre(crop, template.points[0], 12), brightCentre(crop, template.points[1], 12)];
+    // The eye line stays at the face's 20 degrees; the eyes' midpoint stays near the template's.
+    expect((Math.atan2(r[1] - l[1], r[0] - l[0]) * 180) / Math.PI).toBeCloseTo(20, 0);
+    expect(Math.hypot(r[0] - l[0], r[1] - l[1])).toBeCloseTo(eyeDistance(template.points), 0);
+  });
+
   it('scales a template about the crop centre', () => {
     const t = scaledTemplate(ARCFACE_112, 224, 0.5);
     expect(t.width).toBe(224);

@@ -102,8 +102,10 @@ export interface RgbImage {
  * borderValue 0). A crop much smaller than the face is first brought nearer its size by the
  * caller (the evaluation's prepare.ts; `face-descriptor.ts` here); bilinear sampling alone aliases a large face.
  */
-export function warpToTemplate(img: RgbImage, points: FivePoints, template: Template): RgbImage {
-  const toCrop = similarityTransform(points, template.points);
+export function warpToTemplate(img: RgbImage, points: FivePoints, template: Template, opts: { upright?: boolean } = {}): RgbImage {
+  const toCrop = opts.upright
+    ? withoutRotation(similarityTransform(points, template.points), points)
+    : similarityTransform(points, template.points);
   const back = invertSimilarity(toCrop);
   const { width: W, height: H } = template;
   const out = new Uint8Array(W * H * 3);
@@ -126,6 +128,18 @@ export function warpToTemplate(img: RgbImage, points: FivePoints, template: Temp
       }
     }
   return { data: out, width: W, height: H };
+}
+
+/**
+ * The same scale, the points' centroid still mapped where `s` maps it, no rotation: the crop a
+ * box around the face gives (measured against alignment, `upright` in the evaluation).
+ */
+export function withoutRotation(s: Similarity, points: readonly Point[]): Similarity {
+  const cx = points.reduce((t, p) => t + p[0], 0) / points.length;
+  const cy = points.reduce((t, p) => t + p[1], 0) / points.length;
+  const [tx, ty] = applySimilarity(s, [cx, cy]);
+  const a = Math.hypot(s.a, s.b);
+  return { a, b: 0, tx: tx - a * cx, ty: ty - a * cy };
 }
 
 /** The distance between the eye centres: the face's size for the purposes of alignment. */
