@@ -112,6 +112,8 @@ export interface SplitFigures {
   /** GAR at FAR 1% and 0.1% (lines from this split's impostors), cross-photo and same-photo at the same lines. */
   cross: { far: number; line: number; gar: number; impostorsAccepted: number }[];
   same: { far: number; gar: number }[];
+  /** Every cross-photo pair's score (null: a face not found or too small), for reading failures. */
+  crossPairs: { document: string; selfie: string; score: number | null }[];
   /** On test: the dev line for FAR <= 0.1% applied. */
   atDevLine?: { line: number; crossGar: number; sameGar: number; impostorsAccepted: number };
 }
@@ -179,6 +181,9 @@ export async function measureConfig(
         crossAuc: cross.scores.length ? auc(cs) : null,
         cross: roc,
         same: roc.map((r) => ({ far: r.far, gar: acceptRate(same.scores, r.line) })),
+        crossPairs: pairs
+          .filter((p) => p.split === split && p.kind === 'cross_photo')
+          .map((p) => ({ document: p.document, selfie: p.selfie, score: score(p, rule) })),
       };
       if (split === 'test') {
         const line = lineAtFar(collect('dev', 'impostor').scores, 0.001);
