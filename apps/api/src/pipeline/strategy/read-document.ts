@@ -39,6 +39,7 @@ export interface DocumentRead {
 const PRINTED_STEPS: readonly (readonly [PageKind, PageWay])[] = [
   ['side', 'inked'],
   ['side', 'grey'],
+  ['bare', 'inked'],
   ['squared', 'inked'],
   ['squared', 'grey'],
   ['block', 'inked'],
