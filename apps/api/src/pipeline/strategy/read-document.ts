@@ -39,7 +39,6 @@ export interface DocumentRead {
 const PRINTED_STEPS: readonly (readonly [PageKind, PageWay])[] = [
   ['side', 'inked'],
   ['side', 'grey'],
-  ['bare', 'inked'],
   ['squared', 'inked'],
   ['squared', 'grey'],
   ['block', 'inked'],

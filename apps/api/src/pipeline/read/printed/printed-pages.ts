@@ -4,12 +4,8 @@ import { documentRegion } from '../../locate/find-document.js';
 import { regionOf, type LocatedSide } from '../../locate/located-side.js';
 import { levelledTextPage, textPage, type OcrEngine, type TextReading } from '../ocr/ocr.js';
 
-/**
- * The pages a side's printed text is read from: the side itself (its portrait blanked), the side
- * as it is (`bare`: the blank drawn around a face printed over the fields, a ghost image, wipes
- * them out), the document squared up, its block of text alone.
- */
-export type PageKind = 'side' | 'bare' | 'squared' | 'block';
+/** The pages a side's printed text is read from: the side itself, the document squared up, its block of text alone. */
+export type PageKind = 'side' | 'squared' | 'block';
 /** How a page is read: its ink judged against its surroundings (`inked`), or its grey as it is. */
 export type PageWay = 'inked' | 'grey';
 
@@ -67,7 +63,6 @@ export class PrintedPages {
     const blank = face ? portraitBlank(face) : undefined;
     if (kind === 'side') return levelledTextPage(await this.side.levelled(), { blank, face, turnedBy: await this.side.skew() });
     if (!face || !blank) return null;
-    if (kind === 'bare') return levelledTextPage(await this.side.levelled(), { turnedBy: await this.side.skew() });
     if (kind === 'squared') {
       const squared = await squareUp(this.side.image, face);
       if (!squared) return null;
