@@ -186,11 +186,19 @@ function combined(cs: readonly Candidate[]): number {
   return Math.round((1 - doubt) * 1000) / 1000;
 }
 
-/** The value a group reports: as printed where a printed reading read it (it keeps the print's letters), else as the zone reads it. */
+/**
+ * The value a group reports: as printed where a printed reading read it (it keeps the print's
+ * letters) and no check digit holds for the zone's, or where the zone's held only once look-alikes
+ * were swapped (a guess its check digit allows; the print shows which characters the document
+ * prints); else as the zone reads it.
+ */
 function spellingOf(g: Group): string {
   const printed = g.candidates.filter((c) => c.source.kind === 'printed');
-  const from = printed.length && g.candidates.every((c) => c.checked !== true) ? printed : g.candidates;
-  return [...from].sort((a, b) => b.confidence - a.confidence)[0]!.value;
+  const zoneSure = g.candidates.some((c) => c.checked === true && !c.repaired);
+  const from = printed.length && !zoneSure ? printed : g.candidates;
+  return [...from].sort(
+    (a, b) => Number(b.checked === true && !b.repaired) - Number(a.checked === true && !a.repaired) || b.confidence - a.confidence,
+  )[0]!.value;
 }
 
 /**

@@ -84,7 +84,8 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
     if (look.zone) readings.zones.push({ side: side.which, reading: 'zone', zone: look.zone });
     if (look.zone && isComplete(look.zone)) break;
   }
-  const zoneSettles = (e: DocumentEvidence) => e.zone !== null && isComplete(e.zone) && e.zone.nameSure && done(e);
+  // A zone held only once look-alikes were swapped is read on: the print shows which characters the document prints.
+  const zoneSettles = (e: DocumentEvidence) => e.zone !== null && isComplete(e.zone) && e.zone.nameSure && e.zone.repairs === 0 && done(e);
   if (zoneSettles(evidence())) return { evidence: evidence(), zoneSeen };
   for (const [kind, way] of PRINTED_STEPS) {
     if (kind !== 'side' && !(await d.photoUsable)) break;

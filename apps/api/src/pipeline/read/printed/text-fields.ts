@@ -265,11 +265,14 @@ export function readTextFields(text: string, now: Date, country: string | null =
   // document_expired. Nor is a past date labelled as the issue's: the expiry after it was
   // misread into the past (16 04 2029 read 16 04 2020 under its label: the issue date
   // taken for the expiry had rejected a genuine user).
+  // Or a past date on the same day of the year as the one before it, whole years later within a
+  // validity: a document's issue date and its expiry (a birth date seldom shares their day).
+  const anniversary = (from: string, to: string) => from.slice(4) === to.slice(4) && couldBeValidity(from, to);
   const pastExpiry =
     latest !== undefined &&
     dates.length >= 2 &&
     latest.label !== 'issue' &&
-    (dates.length >= 3 || latest.label === 'expiry') &&
+    (dates.length >= 3 || latest.label === 'expiry' || anniversary(dates[dates.length - 2]!, latest.iso)) &&
     couldBeValidity(dates[dates.length - 2]!, latest.iso);
   const labelledExpiryAlone =
     latest !== undefined &&
