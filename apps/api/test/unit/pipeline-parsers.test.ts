@@ -74,6 +74,13 @@ describe('printed dates', () => {
     // 21.03.2029 read 20032000: the issue date would be 24 years after it.
     expect(fieldsFromText('08.09.1958\nRS7585757\n06.04.2024\n20032000', now).expiryDate).toBeNull();
   });
+  it('two past dates on the same day of the year, whole years apart, are an issue date and its expiry', () => {
+    expect(fieldsFromText('Date of issue 01.07.2013\n01.07.2023.', now).expiryDate).toBe('2023-07-01');
+    // Another day: a birth date and a date that may be an expiry misread, unknown as before.
+    expect(fieldsFromText('01.02.2013\n01.07.2023', now).expiryDate).toBeNull();
+    // The same day but beyond any validity (a birth and a date 30 years on): no expiry.
+    expect(fieldsFromText('01.07.1990\n01.07.2020', now).expiryDate).toBeNull();
+  });
   it('an issue date less than a year before a past date makes that date no expiry (a valid one misread)', () => {
     // 4b. 04.01.2029 read 04.01.2020, its label lost; issued 09.03.2019, 301 days before.
     const licence = (expiry: string) => `3. 27.01.2002 POLAND\n4a. 09.03.2019 :\n— i ${expiry} :\n5. 50365051566`;
