@@ -32,7 +32,7 @@ export const SHARPNESS_WIDTH: Record<ImageKind, number> = { document: LINES.shar
  * measured 103 against a line of 80, one by 0.9% 152, while a sharp card
  * in the same frame measured 75 (its print a small part of the picture). Tuning seeds
  * study-blur-1 to -4 (about 230 documents in frames 480 to 800 px wide, each photographed sharp and
- * defocused by 0.4-0.9%): sharp ones 123 or more at this share, defocused ones 51 or less (docs/pipeline.md, forty-eighth round).
+ * defocused by 0.4-0.9%): sharp ones 123 or more at this share, defocused ones 51 or less (docs/evaluation.md, history: forty-eighth round).
  */
 export const SMALL_DOCUMENT_SCALE = LINES.smallPhotoSharpnessScale;
 

@@ -9,7 +9,7 @@ import { greyRegionAsTaken } from '../../decode/decode.js';
  * document's portrait (found by the face stage), never over the whole picture: a woven fabric or a
  * patterned desk beside the document is periodic too.
  *
- * Measured on the development split (docs/pipeline.md, stage 5): inside 10 portraits on a screen
+ * Measured on the development split (docs/evaluation.md, history): inside 10 portraits on a screen
  * 0.27-0.49 (the 9 approved before this stage 0.39-0.49); inside 314 portraits on paper (genuine
  * and every other negative class) 0.087 at most. The line is 0.2. A face under 128 px at the
  * resolution taken is judged on tiles of 64 px (a retired held-out split approved such a screen
@@ -186,7 +186,7 @@ function makeTileSpectrum(TILE: number): TileSpectrum {
  * - whole (`outer` 1/√2): out to the corners too (diagonal periods under 2 px: a screen's grid
  *   photographed near the sensor's own pitch, or turned a few degrees, puts its peaks there), and
  *   only the block grid's exact frequencies left out: a turned grid's peak beside one is kept.
- *   Measured on the retired held-out seeds (docs/pipeline.md, thirty-ninth round): 3 screens the
+ *   Measured on the retired held-out seeds (docs/evaluation.md, history: thirty-ninth round): 3 screens the
  *   axial band missed (one at a peak half a bin beside a block-grid frequency, two past the axes'
  *   limit) measure 0.35-0.40 here (0.08-0.15 in the axial band). On 797 portraits on paper the
  *   larger of the two is 0.18 at most on tiles of 64 and 0.14 on tiles of 128 (the axial band
