@@ -1,3 +1,4 @@
+import { DECODE_TUNING } from './decode-tuning.js';
 /**
  * Black ink on white for the MRZ reader, judged against each pixel's own surroundings (Bradley and
  * Roth's adaptive threshold): a pixel is ink when it is darker than `1 - contrast` times the mean
@@ -5,7 +6,7 @@
  * whitens a dim one; a local one keeps the characters under a hand's shadow or a lamp's falloff.
  * 30% contrast: print is far darker than paper (and a shadow scales both), while a wood grain, a
  * hand or a guilloche at 15% turned into thousands of specks that took Tesseract 10-18 s to read.
- * Ink must also be `MIN_INK_DIFFERENCE` grey levels darker than its surroundings: in a dark photo
+ * Ink must also be `DECODE_TUNING.binarise.minInkDifference` grey levels darker than its surroundings: in a dark photo
  * 30% of a low mean is a few levels, within the sensor's noise, which then reads as junk.
  */
 export function binariseLocally(grey: Uint8Array, width: number, height: number, window: number, contrast = 0.3): Buffer {
@@ -53,17 +54,8 @@ export function binariseLocally(grey: Uint8Array, width: number, height: number,
       const sum = integral[bottom + x1]! - integral[top + x1]! - integral[bottom + x0]! + integral[top + x0]!;
       const mean = sum / ((x1 - x0) * rows);
       const g = grey[from + x]!;
-      out[from + x] = g < mean * keep && mean - g >= MIN_INK_DIFFERENCE ? 0 : 255;
+      out[from + x] = g < mean * keep && mean - g >= DECODE_TUNING.binarise.minInkDifference ? 0 : 255;
     }
   }
   return out;
 }
-
-/**
- * Grey levels ink must lie under its surroundings' mean. Retired held-out 5fbc (320 cases): dark
- * photos (exposure 0.1-0.2, noise 8-10) binarised into 2,000-3,600 characters of junk that took
- * 1.3-4.4 s a page; with 12 levels their OCR CPU fell 12% (339 -> 298 ms a verification), two of
- * them read their name, one lost it (every one still caught as too dark), and no other verdict
- * moved there or on f081's 222 cases. At 20, four dark cases lost their readings.
- */
-const MIN_INK_DIFFERENCE = 12;

@@ -2,21 +2,11 @@ import { LIMITS } from '@service/contract';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { binariseLocally } from './binarise.js';
 import { columnsAt, portraitColumns, type PageBox, type PortraitColumns } from '../locate/portrait-edges.js';
+import { DECODE_TUNING } from './decode-tuning.js';
 
-/**
- * The one place the pipeline decodes an uploaded image. One policy for every stage:
- * - corrupt data fails (`failOn: 'warning'`: a JPEG cut short is corrupt too), never half-decoded pixels in one stage and an
- *   exception in another;
- * - the header's pixel count is checked against the contract's limit before decoding;
- * - EXIF orientation is applied first (phones store portrait photos as orientation 6 or 8), so
- *   every crop and extract works on the image as the person saw it;
- * - the image is decoded once per run, downscaled on decode to at most DECODE_MAX_SIDE, and the
- *   same pixels feed quality, faces, MRZ and text recognition.
- */
-export const DECODE_MAX_SIDE = 2048;
+export const DECODE_MAX_SIDE = DECODE_TUNING.decode.decodeMaxSide;
 
-/** Width/height ratios beyond this are no photo of a document or a face (e.g. 763 x 65000). */
-export const MAX_ASPECT_RATIO = 4;
+export const MAX_ASPECT_RATIO = DECODE_TUNING.decode.maxAspectRatio;
 
 export interface DecodedImage {
   /** Oriented size of the image as it was taken. */
@@ -82,9 +72,6 @@ export function fromDecoded(img: DecodedImage): Sharp {
 /** Each decoded image's grey pixels, converted on first request (`greyOf`). */
 const greys = new WeakMap<DecodedImage, Promise<GreyPage>>();
 
-/** The side of a picture holding every 8-bit sRGB colour once (4096 x 4096 = 2^24). */
-const EVERY_COLOUR_SIDE = 4096;
-
 let greyTable: Promise<Buffer> | null = null;
 
 /**
@@ -96,13 +83,13 @@ let greyTable: Promise<Buffer> | null = null;
  */
 export function prepareGreyTable(): Promise<Buffer> {
   greyTable ??= (async () => {
-    const every = Buffer.allocUnsafe(EVERY_COLOUR_SIDE * EVERY_COLOUR_SIDE * 3);
+    const every = Buffer.allocUnsafe(DECODE_TUNING.decode.everyColourSide * DECODE_TUNING.decode.everyColourSide * 3);
     for (let colour = 0, i = 0; colour < 1 << 24; colour++) {
       every[i++] = colour >> 16;
       every[i++] = (colour >> 8) & 255;
       every[i++] = colour & 255;
     }
-    return sharp(every, { raw: { width: EVERY_COLOUR_SIDE, height: EVERY_COLOUR_SIDE, channels: 3 } })
+    return sharp(every, { raw: { width: DECODE_TUNING.decode.everyColourSide, height: DECODE_TUNING.decode.everyColourSide, channels: 3 } })
       .greyscale()
       .extractChannel(0)
       .raw()

@@ -1,37 +1,12 @@
 import { greyProduct, type DecodedImage, type Region } from '../decode/decode.js';
 import { apply, homography } from '@service/contract';
+import { LOCATE_TUNING } from './locate-tuning.js';
 
 /** A point in pixels of the decoded image. */
 export type Point = [number, number];
 /** The document's corners, clockwise from its top left, in pixels of the decoded image. */
 export type Quad = [Point, Point, Point, Point];
 
-/** The edges are looked for on the photo scaled to this width (a card's edge is a long, plain line; no detail is needed). */
-const ANALYSIS_WIDTH = 640;
-/** An edge pixel: a Sobel magnitude of at least this on the blurred grey picture (a light card on a light desk: about 40). */
-const EDGE_MAGNITUDE = 24;
-/** Hough bins: the edge's direction (the grey's gradient, so its polarity is kept) in degrees, its distance in px. */
-const ANGLE_STEP = 2;
-/** A side's normal at most this far from its place's (the top's points down or up): a document tilted 15 degrees and turned 12. */
-const MAX_SIDE_TURN = 40;
-/** A side must hold edge pixels along this share of the length it would have at least (a shadow or a finger can hide the rest). */
-const MIN_SUPPORT = 0.35;
-/** The strongest lines weighed per side (a striped desk holds dozens longer than the card's side). */
-const CANDIDATES = 80;
-/** Lines supported nearly as well as a side's best (this share) are its candidates; the innermost wins. */
-const NEAR_BEST = 0.85;
-/** Width over height of the quad found, its opposite sides averaged: ID-1 cards 1.59, TD3 pages 1.42, TD2 1.41, with room for perspective. */
-const MIN_ASPECT = 1.15;
-const MAX_ASPECT = 1.95;
-/** The least for the part of a document the frame cut on one side: more than half an ID-1 card seen. */
-const MIN_CUT_ASPECT = 0.8;
-/** A line on the document guiding a side the frame cut off: within this many degrees of the opposite side, covered along this share between its neighbours. */
-const GUIDE_TURN = 25;
-const GUIDE_COVER = 0.3;
-/** ... and this far from the opposite side, as a share of its own length between the neighbours (an ID-1 portrait's edge: about 1.1). */
-const GUIDE_MIN_OFFSET = 0.25;
-/** Two lines make a corner only when they cross at 11.5 degrees or more (the sine of the angle between them). */
-const CORNER_MIN_SINE = 0.2;
 /** A vanishing point is looked for between lines at least the guide's least turn apart (0.5 degrees). */
 const VANISHING_MIN_SINE = Math.sin((0.5 * Math.PI) / 180);
 
@@ -66,7 +41,7 @@ export interface FoundQuad {
  * white card on a white table): the stages then read the photo as before.
  */
 export async function findDocumentQuad(img: DecodedImage, inside: Region): Promise<FoundQuad | null> {
-  const scale = Math.min(1, ANALYSIS_WIDTH / img.pixelWidth);
+  const scale = Math.min(1, LOCATE_TUNING.documentQuad.analysisWidth / img.pixelWidth);
   const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.round(img.pixelWidth * scale) }).blur(1.2));
   const w = info.width;
   const h = info.height;
@@ -100,16 +75,16 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
     // The document lies on the normal's side (light) for a light document, the other for a dark one.
     const sign = flip ? -1 : 1;
     const candidates = sides.map((inward, s) => {
-      const minLength = MIN_SUPPORT * (s % 2 === 0 ? box.x1 - box.x0 : box.y1 - box.y0);
+      const minLength = LOCATE_TUNING.documentQuad.minSupport * (s % 2 === 0 ? box.x1 - box.x0 : box.y1 - box.y0);
       return lines
         .filter(
           (l) =>
-            angleBetween(l.angle, inward + flip) <= (MAX_SIDE_TURN * Math.PI) / 180 &&
+            angleBetween(l.angle, inward + flip) <= (LOCATE_TUNING.documentQuad.maxSideTurn * Math.PI) / 180 &&
             l.votes >= minLength &&
             corners.every((p) => sign * signedDistance(l, p) > 2),
         )
         .sort((a, b) => b.votes - a.votes)
-        .slice(0, CANDIDATES);
+        .slice(0, LOCATE_TUNING.documentQuad.candidates);
     });
     // A document running off the frame on one side (a card held close, a page's edge past the
     // photo's): that side is drawn (`cutSide`, below), and the quad is the part in the picture.
@@ -135,7 +110,7 @@ export async function findDocumentQuad(img: DecodedImage, inside: Region): Promi
           return [{ l, support: segmentSupport(edges, l, a, b), depth }];
         });
         const most = Math.max(0, ...weighed.map((c) => c.support));
-        const pick = weighed.filter((c) => c.support >= NEAR_BEST * most).sort((a, b) => a.depth - b.depth)[0];
+        const pick = weighed.filter((c) => c.support >= LOCATE_TUNING.documentQuad.nearBest * most).sort((a, b) => a.depth - b.depth)[0];
         if (pick) [chosen[s], supports[s]] = [pick.l, pick.support];
       }
     }
@@ -186,7 +161,7 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
     // Either polarity: the turn between the two lines, whichever way their normals point.
     const between = angleBetween(l.angle, opposite.angle);
     const turn = Math.min(between, Math.PI - between);
-    if (turn > (GUIDE_TURN * Math.PI) / 180 || turn < 0.5 * (Math.PI / 180)) continue;
+    if (turn > (LOCATE_TUNING.documentQuad.guideTurn * Math.PI) / 180 || turn < 0.5 * (Math.PI / 180)) continue;
     const a = meet(l, before);
     const b = meet(l, after);
     if (!a || !b) continue;
@@ -194,9 +169,9 @@ function cutSide(sides: Line[], s: number, edge: Line, lines: Line[], edges: Edg
     // edge (a border, its shadow), whose meeting with it lies on the document, nor a line of the
     // background beyond it.
     const offset = signedDistance(opposite, [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2]);
-    if (offset * towardsCut <= 0 || Math.abs(offset) < GUIDE_MIN_OFFSET * dist(a, b)) continue;
+    if (offset * towardsCut <= 0 || Math.abs(offset) < LOCATE_TUNING.documentQuad.guideMinOffset * dist(a, b)) continue;
     const cover = segmentSupport(edges, l, a, b);
-    if (cover >= GUIDE_COVER * dist(a, b) && (!guide || cover > guide.cover)) guide = { line: l, cover };
+    if (cover >= LOCATE_TUNING.documentQuad.guideCover * dist(a, b) && (!guide || cover > guide.cover)) guide = { line: l, cover };
   }
   // Nearly parallel (a few degrees apart under a slight tilt): `meet` keeps corners only, so the
   // far meeting point is taken without its limit (with it, no tilt under 11.5 degrees had a guide).
@@ -235,29 +210,33 @@ function quadOf(lines: Line[], w: number, h: number): Point[] | null {
   const aspect = width / height;
   // Cut by the frame, the part in the picture is narrower than the document, never a sliver.
   const cut = lines.some((l) => l.frame);
-  if (aspect < (cut ? MIN_CUT_ASPECT : MIN_ASPECT) || aspect > MAX_ASPECT) return null;
+  if (
+    aspect < (cut ? LOCATE_TUNING.documentQuad.minCutAspect : LOCATE_TUNING.documentQuad.minAspect) ||
+    aspect > LOCATE_TUNING.documentQuad.maxAspect
+  )
+    return null;
   // A document's sides are long lines: each holds edge pixels along much of its own length.
   const lengths = [dist(q[0]!, q[1]!), dist(q[1]!, q[2]!), dist(q[2]!, q[3]!), dist(q[3]!, q[0]!)];
-  if (lines.some((l, i) => !l.frame && l.votes < MIN_SUPPORT * lengths[i]!)) return null;
+  if (lines.some((l, i) => !l.frame && l.votes < LOCATE_TUNING.documentQuad.minSupport * lengths[i]!)) return null;
   return q.map(([x, y]) => [Math.min(w, Math.max(0, x)), Math.min(h, Math.max(0, y))]);
 }
 
 /** Lines of the Hough accumulator that are local peaks, by votes (an edge pixel votes for its own direction and the bins beside it). */
 function houghLines(grey: Buffer, w: number, h: number): { lines: Line[]; edges: Edges } {
-  const angles = 360 / ANGLE_STEP;
+  const angles = 360 / LOCATE_TUNING.documentQuad.angleStep;
   const diag = Math.ceil(Math.hypot(w, h));
   const rhos = 2 * diag + 1;
   const acc = new Float32Array(angles * rhos);
   const edges: Edges = Array.from({ length: angles }, () => []);
-  const cos = Float64Array.from({ length: angles }, (_, a) => Math.cos((a * ANGLE_STEP * Math.PI) / 180));
-  const sin = Float64Array.from({ length: angles }, (_, a) => Math.sin((a * ANGLE_STEP * Math.PI) / 180));
+  const cos = Float64Array.from({ length: angles }, (_, a) => Math.cos((a * LOCATE_TUNING.documentQuad.angleStep * Math.PI) / 180));
+  const sin = Float64Array.from({ length: angles }, (_, a) => Math.sin((a * LOCATE_TUNING.documentQuad.angleStep * Math.PI) / 180));
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
       const gx = grey[i - w + 1]! + 2 * grey[i + 1]! + grey[i + w + 1]! - grey[i - w - 1]! - 2 * grey[i - 1]! - grey[i + w - 1]!;
       const gy = grey[i + w - 1]! + 2 * grey[i + w]! + grey[i + w + 1]! - grey[i - w - 1]! - 2 * grey[i - w]! - grey[i - w + 1]!;
-      if (gx * gx + gy * gy < EDGE_MAGNITUDE * EDGE_MAGNITUDE) continue;
-      const dir = (((Math.atan2(gy, gx) * 180) / Math.PI + 360) % 360) / ANGLE_STEP;
+      if (gx * gx + gy * gy < LOCATE_TUNING.documentQuad.edgeMagnitude * LOCATE_TUNING.documentQuad.edgeMagnitude) continue;
+      const dir = (((Math.atan2(gy, gx) * 180) / Math.PI + 360) % 360) / LOCATE_TUNING.documentQuad.angleStep;
       const a0 = Math.round(dir) % angles;
       edges[a0]!.push(x, y);
       for (let da = -1; da <= 1; da++) {
@@ -277,7 +256,7 @@ function houghLines(grey: Buffer, w: number, h: number): { lines: Line[]; edges:
         const row = ((a + da + angles) % angles) * rhos;
         for (let dr = -2; dr <= 2; dr++) if ((da || dr) && acc[row + r + dr]! > v) peak = false;
       }
-      if (peak) lines.push({ angle: (a * ANGLE_STEP * Math.PI) / 180, rho: r - diag, votes: v });
+      if (peak) lines.push({ angle: (a * LOCATE_TUNING.documentQuad.angleStep * Math.PI) / 180, rho: r - diag, votes: v });
     }
   }
   return { lines, edges };
@@ -290,8 +269,8 @@ type Edges = number[][];
 function segmentSupport(edges: Edges, l: Line, a: Point, b: Point): number {
   const c = Math.cos(l.angle);
   const s = Math.sin(l.angle);
-  const bin = Math.round((l.angle * 180) / Math.PI / ANGLE_STEP);
-  const angles = 360 / ANGLE_STEP;
+  const bin = Math.round((l.angle * 180) / Math.PI / LOCATE_TUNING.documentQuad.angleStep);
+  const angles = 360 / LOCATE_TUNING.documentQuad.angleStep;
   // Along the line: t = -x sin + y cos.
   const ta = -a[0] * s + a[1] * c;
   const tb = -b[0] * s + b[1] * c;
@@ -326,7 +305,7 @@ function signedDistance(l: Line, [x, y]: Point): number {
 }
 
 /** Where two lines cross (null when they cross at an angle whose sine is under `minSine`: nearly parallel). */
-function meet(a: Line, b: Line, minSine = CORNER_MIN_SINE): Point | null {
+function meet(a: Line, b: Line, minSine = LOCATE_TUNING.documentQuad.cornerMinSine): Point | null {
   const [c1, s1, c2, s2] = [Math.cos(a.angle), Math.sin(a.angle), Math.cos(b.angle), Math.sin(b.angle)];
   const det = c1 * s2 - s1 * c2;
   if (Math.abs(det) < minSine) return null;

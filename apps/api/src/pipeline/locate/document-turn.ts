@@ -1,4 +1,5 @@
 import { fromDecoded, type DecodedImage, type Region } from '../decode/decode.js';
+import { LOCATE_TUNING } from './locate-tuning.js';
 
 /**
  * A document photographed a quarter or half turn from upright, with no orientation tag to say so
@@ -9,18 +10,9 @@ import { fromDecoded, type DecodedImage, type Region } from '../decode/decode.js
 /** Degrees clockwise. */
 export type Turn = 0 | 90 | 180 | 270;
 
-/**
- * From this roll (degrees) a document's portrait lies on its side. A portrait turned a quarter
- * clockwise measures a roll of 77-83 (heldout-f0c5's genuine fronts, turned); upright ones ±15.
- */
-const ON_ITS_SIDE = 45;
-
-/** From this score a portrait found upright is surely a face (faces.ts, `DOCUMENT_SURE_SCORE`). */
-const SURE_FACE = 0.8;
-
 /** A face found surely and upright (or nearly: a document photographed up to 15 degrees askew). */
 export function uprightAndSure(face: { roll: number; score: number } | null): boolean {
-  return face !== null && face.score >= SURE_FACE && Math.abs(face.roll) <= ON_ITS_SIDE;
+  return face !== null && face.score >= LOCATE_TUNING.documentTurn.sureFace && Math.abs(face.roll) <= LOCATE_TUNING.documentTurn.onItsSide;
 }
 
 /**
@@ -45,8 +37,8 @@ export interface TurnToTry {
  *   3 of 20 fronts of heldout-f0c5 turned a quarter either way).
  */
 export function turnsToTry(portrait: { roll: number; score: number } | null): TurnToTry[] {
-  if (portrait && portrait.roll > ON_ITS_SIDE) return [{ turn: 270, checkFirst: false }];
-  if (portrait && portrait.roll < -ON_ITS_SIDE) return [{ turn: 90, checkFirst: false }];
+  if (portrait && portrait.roll > LOCATE_TUNING.documentTurn.onItsSide) return [{ turn: 270, checkFirst: false }];
+  if (portrait && portrait.roll < -LOCATE_TUNING.documentTurn.onItsSide) return [{ turn: 90, checkFirst: false }];
   if (uprightAndSure(portrait)) return [{ turn: 180, checkFirst: false }];
   return [
     { turn: 180, checkFirst: false },

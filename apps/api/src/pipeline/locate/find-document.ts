@@ -1,16 +1,6 @@
 import type { DecodedImage, Region } from '../decode/decode.js';
 import { inkOf } from './skew.js';
-
-/** Grid cell side, px of the skew stage's ink map (600 px wide). */
-const CELL = 12;
-/** Share of a cell's pixels that must be ink for the cell to count as print. */
-const INKED = 0.04;
-/** A block smaller than this many portraits is the portrait's own frame, not a document. */
-const MIN_PORTRAITS = 2;
-/** A block whose box covers more than this share of the photo gains nothing from a crop. */
-const MAX_SHARE = 0.75;
-/** Margin added around the block's box, as a share of its size per side. */
-const MARGIN = 0.08;
+import { LOCATE_TUNING } from './locate-tuning.js';
 
 /**
  * Where the document lies in a photo, found from its printed portrait and the print around it: a
@@ -27,12 +17,14 @@ const MARGIN = 0.08;
  */
 export async function documentRegion(img: DecodedImage, portrait: Region): Promise<Region | null> {
   const { ink, w, h } = await inkOf(img);
-  const gw = Math.ceil(w / CELL);
-  const gh = Math.ceil(h / CELL);
+  const gw = Math.ceil(w / LOCATE_TUNING.findDocument.cell);
+  const gh = Math.ceil(h / LOCATE_TUNING.findDocument.cell);
   const count = new Uint16Array(gw * gh);
-  for (let k = 0; k < ink.length; k += 2) count[Math.floor(ink[k + 1]! / CELL) * gw + Math.floor(ink[k]! / CELL)]!++;
+  for (let k = 0; k < ink.length; k += 2)
+    count[Math.floor(ink[k + 1]! / LOCATE_TUNING.findDocument.cell) * gw + Math.floor(ink[k]! / LOCATE_TUNING.findDocument.cell)]!++;
   const inked = new Uint8Array(gw * gh);
-  for (let i = 0; i < inked.length; i++) inked[i] = count[i]! >= INKED * CELL * CELL ? 1 : 0;
+  for (let i = 0; i < inked.length; i++)
+    inked[i] = count[i]! >= LOCATE_TUNING.findDocument.inked * LOCATE_TUNING.findDocument.cell * LOCATE_TUNING.findDocument.cell ? 1 : 0;
   // One cell of bridge: a cell next to an inked one is passable (the gap between two lines).
   const passable = new Uint8Array(gw * gh);
   for (let y = 0; y < gh; y++)
@@ -73,11 +65,11 @@ export async function documentRegion(img: DecodedImage, portrait: Region): Promi
   }
   const bw = x1 - x0 + 1;
   const bh = y1 - y0 + 1;
-  if (bw * bh < MIN_PORTRAITS * (pr - pl + 1) * (pb - pt + 1)) return null;
-  if (bw * bh > MAX_SHARE * gw * gh) return null;
-  const left = Math.max(0, x0 - MARGIN * bw) / gw;
-  const top = Math.max(0, y0 - MARGIN * bh) / gh;
-  const right = Math.min(gw, x1 + 1 + MARGIN * bw) / gw;
-  const bottom = Math.min(gh, y1 + 1 + MARGIN * bh) / gh;
+  if (bw * bh < LOCATE_TUNING.findDocument.minPortraits * (pr - pl + 1) * (pb - pt + 1)) return null;
+  if (bw * bh > LOCATE_TUNING.findDocument.maxShare * gw * gh) return null;
+  const left = Math.max(0, x0 - LOCATE_TUNING.findDocument.margin * bw) / gw;
+  const top = Math.max(0, y0 - LOCATE_TUNING.findDocument.margin * bh) / gh;
+  const right = Math.min(gw, x1 + 1 + LOCATE_TUNING.findDocument.margin * bw) / gw;
+  const bottom = Math.min(gh, y1 + 1 + LOCATE_TUNING.findDocument.margin * bh) / gh;
   return { left, top, width: right - left, height: bottom - top };
 }

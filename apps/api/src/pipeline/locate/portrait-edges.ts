@@ -1,5 +1,6 @@
 import type { GreyPage } from '../decode/decode.js';
 import { histogramPercentile } from '../decode/histogram.js';
+import { LOCATE_TUNING } from './locate-tuning.js';
 
 /** Columns [left, right) and rows [top, bottom) of a grey page, in pixels. */
 export interface PageBox {
@@ -9,29 +10,6 @@ export interface PageBox {
   bottom: number;
 }
 
-/**
- * A column is empty when at most this share of its rows holds ink (2 px in any case, for noise):
- * a letter's thin diagonal (the middle of an N) still holds a few pixels of ink.
- */
-const EMPTY_SHARE = 0.005;
-/** The scan starts this share of the face box's width inside it: a detector's box can reach past a tight portrait's edge. */
-const START_INSIDE = 0.15;
-/** Ink: this many grey levels under the paper, the column's 90th percentile over the rows judged. */
-const INK_UNDER_PAPER = 40;
-const PAPER_PERCENTILE = 0.9;
-/** The gap between a portrait and the print beside it: this share of the page's width, at least 4 px (a small card's: 7 px). */
-const GAP_SHARE = 0.003;
-/**
- * The rows judged: from the face box's top (the brow) to this share of its height below it (the
- * shoulders, as wide as a loose portrait). None above the brow: a hat or a title there crosses the
- * gap beside a tight portrait, and on a page left leaning a few degrees (under perspective the
- * skew estimate follows a card's long edge) every row more closes the gap along the portrait's
- * slanting edge. Judged from a quarter of the face's height above, the gap beside a licence's
- * portrait was never found and its fields were painted out.
- */
-const ROWS_BELOW = 0.6;
-/** The rows judged for a leaning edge: from the brow to this share of the face's height below its box. */
-const ROWS_BELOW_LEANING = 0.3;
 /**
  * How far a portrait's edge may lean on the page (px per row), tried in turn where no upright gap
  * lies beside it: 0, then each of 1.5-12 degrees either way. A side levelled by its text lines
@@ -78,14 +56,14 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     left,
     right,
     top,
-    Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + ROWS_BELOW * faceHeight)),
+    Math.min(page.height, Math.ceil(blank.bottom), Math.ceil(face.bottom + LOCATE_TUNING.portraitEdges.rowsBelow * faceHeight)),
   );
   const row = Math.round((top + bottom) / 2);
   if (bottom - top < 8 || right - left < 8) return { left, right, leftLean: 0, rightLean: 0, row };
   // Leaning, to the upper shoulders only: under the perspective that leans it, the card's bottom
   // edge slants across the rows below, its desk in the columns beside a portrait (from 0.45 face
   // heights under the face box).
-  const leaningBottom = Math.min(bottom, Math.ceil(face.bottom + ROWS_BELOW_LEANING * faceHeight));
+  const leaningBottom = Math.min(bottom, Math.ceil(face.bottom + LOCATE_TUNING.portraitEdges.rowsBelowLeaning * faceHeight));
   const hist = new Uint32Array(256);
   // A column `x` at the middle row, leaning `lean` px per row down, within the blank's columns.
   const empty = (x: number, lean: number) => {
@@ -100,13 +78,13 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
       hist[page.pixels[y * page.width + at]!]!++;
       rows++;
     }
-    const ink = histogramPercentile(hist, rows, PAPER_PERCENTILE) - INK_UNDER_PAPER;
-    const maxInk = Math.max(2, EMPTY_SHARE * rows);
+    const ink = histogramPercentile(hist, rows, LOCATE_TUNING.portraitEdges.paperPercentile) - LOCATE_TUNING.portraitEdges.inkUnderPaper;
+    const maxInk = Math.max(2, LOCATE_TUNING.portraitEdges.emptyShare * rows);
     let n = 0;
     for (let v = 0; v < ink; v++) if ((n += hist[v]!) > maxInk) return false;
     return true;
   };
-  const gap = Math.max(4, Math.round(GAP_SHARE * page.width));
+  const gap = Math.max(4, Math.round(LOCATE_TUNING.portraitEdges.gapShare * page.width));
   // Outward from the face's edge, one side then the other.
   const edge = (from: number, to: number, step: 1 | -1, lean: number) => {
     let run = 0;
@@ -125,7 +103,7 @@ export function portraitColumns(page: GreyPage, blank: PageBox, face: PageBox): 
     }
     return null;
   };
-  const inside = START_INSIDE * (face.right - face.left);
+  const inside = LOCATE_TUNING.portraitEdges.startInside * (face.right - face.left);
   const faceRight = Math.max(left, Math.min(right, Math.ceil(face.right - inside)));
   const faceLeft = Math.max(left, Math.min(right, Math.floor(face.left + inside)));
   const r = leaning(faceRight, right, 1);
@@ -145,14 +123,6 @@ export function columnsAt(c: PortraitColumns, y: number): { left: number; right:
 }
 
 /**
- * A row off the card: this share of its pixels dark or more, across the blank and DESK_REACH of its
- * width beyond it each side (the desk beyond the card's edge; a loose portrait's shoulders fill the
- * blank but end at the portrait's edges).
- */
-const DESK_SHARE = 0.9;
-const DESK_REACH = 0.25;
-
-/**
  * The row from which the rows judged run off the card: a large face on a small card, its shoulders
  * reaching past the card's bottom edge, had the desk in every column of the rows judged, and no gap
  * was found (both dates
@@ -161,15 +131,17 @@ const DESK_REACH = 0.25;
  */
 function offTheCardFrom(page: GreyPage, blankLeft: number, blankRight: number, top: number, bottom: number): number {
   if (bottom - top < 8 || blankRight - blankLeft < 8) return bottom;
-  const reach = Math.round(DESK_REACH * (blankRight - blankLeft));
+  const reach = Math.round(LOCATE_TUNING.portraitEdges.deskReach * (blankRight - blankLeft));
   const [left, right] = [Math.max(0, blankLeft - reach), Math.min(page.width, blankRight + reach)];
   const hist = new Uint32Array(256);
   for (let y = top; y < bottom; y++) for (let x = left; x < right; x++) hist[page.pixels[y * page.width + x]!]!++;
-  const dark = histogramPercentile(hist, (bottom - top) * (right - left), PAPER_PERCENTILE) - INK_UNDER_PAPER;
+  const dark =
+    histogramPercentile(hist, (bottom - top) * (right - left), LOCATE_TUNING.portraitEdges.paperPercentile) -
+    LOCATE_TUNING.portraitEdges.inkUnderPaper;
   const offCard = (y: number) => {
     let n = 0;
     for (let x = left; x < right; x++) if (page.pixels[y * page.width + x]! < dark) n++;
-    return n >= DESK_SHARE * (right - left);
+    return n >= LOCATE_TUNING.portraitEdges.deskShare * (right - left);
   };
   let end = bottom;
   while (end > top && offCard(end - 1)) end--;

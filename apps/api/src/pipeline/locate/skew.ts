@@ -1,8 +1,7 @@
 import { greyProduct, type DecodedImage } from '../decode/decode.js';
+import { LOCATE_TUNING } from './locate-tuning.js';
 
-/** Widest skew searched, degrees (a document on a desk photographed up to 12 degrees askew, with margin). */
-export const MAX_SKEW_DEGREES = 15;
-const ANALYSIS_WIDTH = 600;
+export const MAX_SKEW_DEGREES = LOCATE_TUNING.skew.maxSkewDegrees;
 
 /** Ink points (x, y pairs) of the grey picture at the analysis width, and that picture's size. */
 export type InkMap = { ink: number[]; w: number; h: number };
@@ -21,7 +20,7 @@ export function inkOf(img: DecodedImage): Promise<InkMap> {
 }
 
 async function computeInk(img: DecodedImage): Promise<InkMap> {
-  const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.min(ANALYSIS_WIDTH, img.pixelWidth) }));
+  const { data, info } = await greyProduct(img, (p) => p.resize({ width: Math.min(LOCATE_TUNING.skew.analysisWidth, img.pixelWidth) }));
   return { ink: inkPoints(data, info.width, info.height), w: info.width, h: info.height };
 }
 

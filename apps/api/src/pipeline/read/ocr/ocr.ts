@@ -15,19 +15,12 @@ import { NativePageReader, nativeOcrAvailable } from './native-ocr.js';
 import type { PageReader } from './page-reader.js';
 import { WasmPageReader } from './wasm-ocr.js';
 import { API_ROOT } from '../../../paths.js';
+import { OCR_TUNING } from './ocr-tuning.js';
 
 /** Where `scripts/prepare-models.mjs` put the traineddata files (from npm packages). */
 export const TESSDATA_DIR = path.join(API_ROOT, 'models', 'tessdata');
 /** The same models uncompressed, as native Tesseract reads them (written by the same script). */
 export const NATIVE_TESSDATA_DIR = path.join(TESSDATA_DIR, 'plain');
-
-/**
- * Local binarisation contrast (binarise.ts): 30% keeps the MRZ's bold OCR-B strokes and drops
- * background texture. Printed text is judged at 30% too; what binarising loses of its thin strokes
- * and diacritics (the bar of Ø) the plain grey reading, taken when the first is unsure, covers.
- */
-const MRZ_CONTRAST = 0.3;
-const TEXT_CONTRAST = 0.3;
 
 /** Which Tesseract build reads: `native` (Debian's libtesseract), `wasm` (tesseract.js), `auto` (native when built). */
 export type OcrEngineKind = 'auto' | 'native' | 'wasm';
@@ -53,7 +46,7 @@ export function chosenOcrEngine(requested: string | undefined = process.env.OCR_
 
 /** A document side prepared once for free-text reading (see `OcrEngine.readText`). */
 export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegrees?: number } = {}): Promise<GreyPage> {
-  return greyPage(image, { width: TEXT_WIDTH, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
+  return greyPage(image, { width: OCR_TUNING.ocr.textWidth, blank: opts.blank, rotateDegrees: opts.rotateDegrees });
 }
 
 /**
@@ -61,7 +54,7 @@ export function textPage(image: DecodedImage, opts: { blank?: Region; rotateDegr
  * and the `face` it was drawn around given on the side as taken: the blank stays within the portrait).
  */
 export function levelledTextPage(levelled: DecodedImage, opts: { blank?: Region; face?: Region; turnedBy: number }): Promise<GreyPage> {
-  return levelledGreyPage(levelled, { width: TEXT_WIDTH, ...opts });
+  return levelledGreyPage(levelled, { width: OCR_TUNING.ocr.textWidth, ...opts });
 }
 
 /** What the recogniser read on a page. */
@@ -73,30 +66,11 @@ export interface TextReading {
   unsureWords: string[];
 }
 
-/**
- * A word the recogniser gives under 80% is one it was unsure of. Its letters' own confidences say
- * nothing (the LSTM model gives 90-99% to every letter, misread or not), its words' do: on four dev
- * cards read word by word, names read right scored 91-96% (but an accented one read without its
- * accents 25-57%: unsure does not mean wrong), the four names read one letter off 26-79% (EILcEN,
- * LAGNY for DAGNY, WOICIK, Saren for SØREN). The line is a dev choice; only given names use it.
- */
-export const UNSURE_WORD_CONFIDENCE = 80;
+export const UNSURE_WORD_CONFIDENCE = OCR_TUNING.ocr.unsureWordConfidence;
 
-/** A zone is read at least this wide: a small scan's is scaled up to it. */
-export const ZONE_MIN_WIDTH = 1200;
+export const ZONE_MIN_WIDTH = OCR_TUNING.ocr.zoneMinWidth;
 
-/** Free text is read 1600 px wide, whatever the photo's size. */
-const TEXT_WIDTH = 1600;
-
-/**
- * A text page whose layout holds more words than this is texture, not a document: a fabric
- * binarised into specks, a screen's moire. Tesseract recognises about 14 ms a word here, and such
- * a page of 300-1,100 "words" took 2.5-5.9 s to read junk at confidence 0.2-0.4, where a document's
- * pages held at most 139 (401 pages of retired heldout-b499). Such a page reads as nothing; the
- * side's other reading (grey or binarised) reads it. Native engine only: tesseract.js finds no
- * layout apart.
- */
-export const MAX_PAGE_WORDS = 200;
+export const MAX_PAGE_WORDS = OCR_TUNING.ocr.maxPageWords;
 
 /**
  * Tesseract readers started once per process and reused: the eng model for free text, the OCR-B
@@ -162,7 +136,7 @@ export class OcrEngine {
 
   /** A page prepared by `textPage`, read as it is or binarised. */
   async readPage(page: GreyPage, opts: { binarise?: boolean } = {}): Promise<TextReading> {
-    const reading = await this.text.read(binarisedPage(page, opts.binarise ? TEXT_CONTRAST : undefined));
+    const reading = await this.text.read(binarisedPage(page, opts.binarise ? OCR_TUNING.ocr.textContrast : undefined));
     const unsureWords = reading.words.filter((w) => w.confidence < UNSURE_WORD_CONFIDENCE).map((w) => w.text);
     return { text: reading.text, confidence: reading.confidence / 100, unsureWords };
   }
@@ -177,7 +151,7 @@ export class OcrEngine {
     const img = await asDecoded(image);
     const region = typeof where === 'number' ? { left: 0, top: where, width: 1, height: 1 - where } : where;
     const page = await greyRegion(img, region, { maxWidth: 2000, minWidth: ZONE_MIN_WIDTH });
-    return (await this.mrz.read(opts.binarise === false ? page : binarisedPage(page, MRZ_CONTRAST))).text;
+    return (await this.mrz.read(opts.binarise === false ? page : binarisedPage(page, OCR_TUNING.ocr.mrzContrast))).text;
   }
 
   /** The native engines' processes (none with tesseract.js): the benchmark counts their CPU. */

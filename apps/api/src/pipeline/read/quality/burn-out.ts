@@ -1,5 +1,6 @@
 import type { Region } from '../../decode/decode.js';
 import { DOCUMENT_QUALITY_LINES as LINES } from '@service/contract';
+import { QUALITY_TUNING } from './quality-tuning.js';
 
 /**
  * Reflections on a photo: burnt-out patches told from over-exposed paper and a lit background by
@@ -48,13 +49,7 @@ function spanOfFaceBox([x, y, w, h]: FaceBox, span: { left: number; right: numbe
   };
 }
 
-/**
- * From this share of the portrait's face burnt out, a reflection hides it: of 360 genuine
- * portraits of retired seeds (5fbc, f081), those without a glare spot show 1.0% or less, those
- * with one on the face 2.7-16%; faces under 8.3% and 8.0% matched their selfies at 0.28 and under
- * the review line.
- */
-export const PORTRAIT_GLARE_SHARE = 0.05;
+export const PORTRAIT_GLARE_SHARE = QUALITY_TUNING.burnOut.portraitGlareShare;
 
 /**
  * The share of the picture under reflections (see `ImageQuality.clipped`). Blocks, not pixels:
@@ -79,7 +74,7 @@ export function burntOut(
       for (let y = r * BLOCK; y < r * BLOCK + BLOCK; y++) for (let x = c * BLOCK; x < c * BLOCK + BLOCK; x++) s += grey[y * w + x]!;
       const mean = s / (BLOCK * BLOCK);
       if (mean >= BURNT_OUT_LEVEL) burnt[r * cols + c] = 1;
-      if (mean >= SATURATED_LEVEL) saturated[r * cols + c] = 1;
+      if (mean >= QUALITY_TUNING.burnOut.saturatedLevel) saturated[r * cols + c] = 1;
     }
   }
   const around = bandsAround(grey, w, cols, rows, portrait && blocksOf(portrait, cols, rows));
@@ -128,12 +123,12 @@ export function burntOut(
 
 /**
  * The share of the picture under the largest reflection found by its halo, whatever burnt-out
- * paper it touches. The burnt-out blocks are opened (eroded, then grown back, by REFLECTION_CORE blocks):
+ * paper it touches. The burnt-out blocks are opened (eroded, then grown back, by QUALITY_TUNING.burnOut.reflectionCore blocks):
  * strips of paper between lines of print vanish, the solid core of a reflection stays (so does a
  * blank part of an over-exposed card). A core is a reflection when the paper around it fades as
  * a lamp's image does, from the core on: the paper's level (the upper quartile of each block,
  * above the print) in bands of 2 blocks around the core is nearly burnt out next to it and falls
- * by HALO_MIN_FALL or more over the next two bands, by no more than HALO_MAX_STEP from one band
+ * by QUALITY_TUNING.burnOut.haloMinFall or more over the next two bands, by no more than QUALITY_TUNING.burnOut.haloMaxStep from one band
  * to the next. A blank area of an over-exposed card is bordered by paper as bright as itself, or
  * by the card's edge, where the level drops at once. Measured on dev and on 540 genuine and 70
  * glare cases of retired held-out seeds: of the 9 reflections over the fields that the patch rules
@@ -145,7 +140,7 @@ export function burntOut(
  * lamp fades so.
  */
 function reflections(around: BandsAround, burnt: Uint8Array, cols: number, rows: number): number {
-  const core = grow(shrink(burnt, cols, rows, REFLECTION_CORE), cols, rows, REFLECTION_CORE);
+  const core = grow(shrink(burnt, cols, rows, QUALITY_TUNING.burnOut.reflectionCore), cols, rows, QUALITY_TUNING.burnOut.reflectionCore);
   let largest = 0;
   for (const patch of patchesOf(core, cols, rows, new Uint8Array(core.length))) {
     if (patch.blocks.length < MIN_PATCH * cols * rows) continue;
@@ -173,14 +168,14 @@ interface Band extends PrintBand {
 interface PrintBand {
   /** Null when no block of the band holds print. */
   print: number | null;
-  /** How many of its blocks hold print (their 5th percentile PRINT_CONTRAST or more under their paper level). */
+  /** How many of its blocks hold print (their 5th percentile QUALITY_TUNING.burnOut.printContrast or more under their paper level). */
   printed: number;
 }
 
 /** Whether the print of bands all round a core (nearest first) fades as under a halo, with enough print next to the core to judge. */
 function bandsFadeAsHalo(bands: readonly Band[]): boolean {
   const print = bands.map((b) => b.print ?? 0) as [number, number, number];
-  return bands[0]!.printed >= HALO_MIN_PRINTED && printFadesAsHalo(print);
+  return bands[0]!.printed >= QUALITY_TUNING.burnOut.haloMinPrinted && printFadesAsHalo(print);
 }
 
 /**
@@ -189,13 +184,13 @@ function bandsFadeAsHalo(bands: readonly Band[]): boolean {
  * field's value beyond its grey label).
  */
 function printLiftedBeside([near, next]: readonly PrintBand[]): boolean {
-  if (near!.printed < SECTOR_MIN_PRINTED || near!.print === null || next!.print === null) return false;
-  return near!.print >= SECTOR_LIFTED_PRINT && isHaloStep(near!.print - next!.print);
+  if (near!.printed < QUALITY_TUNING.burnOut.sectorMinPrinted || near!.print === null || next!.print === null) return false;
+  return near!.print >= QUALITY_TUNING.burnOut.sectorLiftedPrint && isHaloStep(near!.print - next!.print);
 }
 
 /**
  * The first `count` bands of 2 blocks around a patch of blocks, nearest first: all round, and cut
- * into SECTORS equal angles around the patch's centre (`sectors[k]`, the same bands within one angle).
+ * into QUALITY_TUNING.burnOut.sectors equal angles around the patch's centre (`sectors[k]`, the same bands within one angle).
  */
 type BandsAround = (blocks: number[], count: number) => { bands: Band[]; sectors: PrintBand[][] };
 
@@ -230,20 +225,22 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number, left?:
     cx /= blocks.length;
     cy /= blocks.length;
     const bands: Band[] = [];
-    const sectors: PrintBand[][] = Array.from({ length: SECTORS }, () => []);
+    const sectors: PrintBand[][] = Array.from({ length: QUALITY_TUNING.burnOut.sectors }, () => []);
     for (let band = 0; band < count; band++) {
       const outer = grow(inner, cols, rows, 2);
       const papers: number[] = [];
       const prints: number[] = [];
-      const byAngle = Array.from({ length: SECTORS }, () => [] as number[]);
+      const byAngle = Array.from({ length: QUALITY_TUNING.burnOut.sectors }, () => [] as number[]);
       for (let i = 0; i < outer.length; i++) {
         if (!outer[i] || inner[i] || left?.[i]) continue;
         measure(i);
         papers.push(paper[i]!);
-        if (paper[i]! - print[i]! >= PRINT_CONTRAST) {
+        if (paper[i]! - print[i]! >= QUALITY_TUNING.burnOut.printContrast) {
           const angle = Math.atan2(Math.floor(i / cols) - cy, (i % cols) - cx);
           prints.push(print[i]!);
-          byAngle[Math.floor(((angle + Math.PI) / (2 * Math.PI)) * SECTORS) % SECTORS]!.push(print[i]!);
+          byAngle[Math.floor(((angle + Math.PI) / (2 * Math.PI)) * QUALITY_TUNING.burnOut.sectors) % QUALITY_TUNING.burnOut.sectors]!.push(
+            print[i]!,
+          );
         }
       }
       bands.push({ paper: median(papers) ?? 0, ...printOf(prints) });
@@ -265,7 +262,11 @@ function bandsAround(grey: Buffer, w: number, cols: number, rows: number, left?:
  * none, or the paper is darker).
  */
 function overExposedPaper(near: Band): boolean {
-  return near.paper >= OVEREXPOSED_PAPER && near.printed >= HALO_MIN_PRINTED && near.print! < DARK_PRINT;
+  return (
+    near.paper >= QUALITY_TUNING.burnOut.overexposedPaper &&
+    near.printed >= QUALITY_TUNING.burnOut.haloMinPrinted &&
+    near.print! < QUALITY_TUNING.burnOut.darkPrint
+  );
 }
 
 /**
@@ -280,7 +281,7 @@ function evenlyLitBlankPaper([near, middle, far]: readonly Band[]): boolean {
   return (
     near!.printed === 0 &&
     middle!.printed === 0 &&
-    near!.paper >= OVEREXPOSED_PAPER &&
+    near!.paper >= QUALITY_TUNING.burnOut.overexposedPaper &&
     !fadesAsHalo([near!.paper, middle!.paper, far!.paper])
   );
 }
@@ -288,33 +289,37 @@ function evenlyLitBlankPaper([near, middle, far]: readonly Band[]): boolean {
 /** Whether paper levels in bands around a burnt-out core (nearest first) fade as a reflection's halo does (see `reflections`). */
 export function fadesAsHalo(levels: readonly [number, number, number]): boolean {
   const [near, middle, far] = levels;
-  return near >= HALO_MIN_NEAR && near - far >= HALO_MIN_FALL && Math.max(near - middle, middle - far) <= HALO_MAX_STEP;
+  return (
+    near >= QUALITY_TUNING.burnOut.haloMinNear &&
+    near - far >= QUALITY_TUNING.burnOut.haloMinFall &&
+    Math.max(near - middle, middle - far) <= QUALITY_TUNING.burnOut.haloMaxStep
+  );
 }
 
 /**
  * Whether print levels in bands around a burnt-out core (nearest first) fade as under a
  * reflection's halo: a lamp's light adds to the print, lifting it to a light grey next to the
  * core and less so further out; over-exposure multiplies, and print beside over-exposed paper
- * stays dark. So print pale next to the core (PRINT_HALO_MIN_NEAR) and darkening by at least
- * PRINT_HALO_MIN_STEP from band to band, but by no more than PRINT_HALO_MAX_STEP (a card's edge
+ * stays dark. So print pale next to the core (QUALITY_TUNING.burnOut.printHaloMinNear) and darkening by at least
+ * QUALITY_TUNING.burnOut.printHaloMinStep from band to band, but by no more than QUALITY_TUNING.burnOut.printHaloMaxStep (a card's edge
  * or a dark background beyond).
  */
 export function printFadesAsHalo(levels: readonly [number, number, number]): boolean {
   const [near, middle, far] = levels;
-  if (near >= PRINT_HALO_MIN_NEAR && isHaloStep(near - middle) && isHaloStep(middle - far)) return true;
+  if (near >= QUALITY_TUNING.burnOut.printHaloMinNear && isHaloStep(near - middle) && isHaloStep(middle - far)) return true;
   // A large reflection's halo is wide and fades over more bands than two: the print next to it
   // paler still, darkening by less per band, but darkening in both.
   return (
-    near >= WIDE_HALO_MIN_NEAR &&
-    Math.min(near - middle, middle - far) >= WIDE_HALO_MIN_STEP &&
-    near - far >= WIDE_HALO_MIN_FALL &&
-    Math.max(near - middle, middle - far) <= PRINT_HALO_MAX_STEP
+    near >= QUALITY_TUNING.burnOut.wideHaloMinNear &&
+    Math.min(near - middle, middle - far) >= QUALITY_TUNING.burnOut.wideHaloMinStep &&
+    near - far >= QUALITY_TUNING.burnOut.wideHaloMinFall &&
+    Math.max(near - middle, middle - far) <= QUALITY_TUNING.burnOut.printHaloMaxStep
   );
 }
 
 /** One band's darkening of print under a halo: enough to be a fade, not so much as a card's edge or a dark background. */
 function isHaloStep(d: number): boolean {
-  return d >= PRINT_HALO_MIN_STEP && d <= PRINT_HALO_MAX_STEP;
+  return d >= QUALITY_TUNING.burnOut.printHaloMinStep && d <= QUALITY_TUNING.burnOut.printHaloMaxStep;
 }
 
 /** The blocks a relative region touches, as a mask. */
@@ -418,11 +423,6 @@ function hullArea(patch: number[], cols: number): number {
 const BLOCK = LINES.burnOutBlock;
 /** A grey level from which a pixel (or a block's mean) is burnt out: nothing under it shows. */
 const BURNT_OUT_LEVEL = LINES.burntOutLevel;
-/**
- * A block's mean from which it is saturated: a reflection's core, told apart from a cream card's
- * paper burnt out around it (248-252 around one, its core 255).
- */
-const SATURATED_LEVEL = 254;
 /** Share of its convex hull a burnt-out patch must fill to be a reflection (see `burntOut`). */
 const MIN_SOLIDITY = LINES.reflectionMinSolidity;
 /**
@@ -437,56 +437,3 @@ const LAMP_ASPECT = LINES.lampMaxAspect;
 const MAX_PRINT_INSIDE = LINES.reflectionMaxPrintInside;
 /** Smallest patch counted, as a share of the picture (half a glare line's worth). */
 const MIN_PATCH = LINES.minBurntOutPatch;
-/** Blocks shaved off burnt-out patches (and grown back) to find a reflection's core: strips of paper narrower than 5 blocks go. */
-const REFLECTION_CORE = 2;
-/** A reflection's halo: the paper next to its core at least this bright, ... */
-const HALO_MIN_NEAR = 240;
-/** ... falling by at least this over the two bands of 2 blocks beyond ... */
-const HALO_MIN_FALL = 15;
-/** ... and by no more than this from one band to the next (a card's edge drops at once). */
-const HALO_MAX_STEP = 35;
-
-/** A block holds print when its 5th percentile is this far under its paper level (upper quartile). */
-const PRINT_CONTRAST = 25;
-/** Blocks holding print next to a core for its print levels to be judged. */
-const HALO_MIN_PRINTED = 10;
-/**
- * Print under a reflection's halo (see `printFadesAsHalo`), measured on 84 reflections over the
- * fields of six retired held-out seeds: next to the core 180-210, falling by 28-71 per band of 2
- * blocks. Around the cores of 720 genuine captures of four: never 175 or more next to the core
- * and falling by 25 or more in both bands; the one falling at all fell 46 then 162 (a dark
- * background beyond a margin).
- */
-const PRINT_HALO_MIN_NEAR = 175;
-const PRINT_HALO_MIN_STEP = 25;
-const PRINT_HALO_MAX_STEP = 90;
-/**
- * A wide halo (`printFadesAsHalo`): print next to the core this pale or paler, darkening by
- * WIDE_HALO_MIN_STEP or more in each band and WIDE_HALO_MIN_FALL over both. The saturated core of a
- * reflection over a cream card: 222, 209, 182. Around the cores of 360 genuine
- * captures of two retired seeds (926b, 2cb7) and of the 360 cases of three check sets (thirteenth
- * to fifteenth), print this pale next to a core never darkens in both bands (222, 223, 152: a
- * licence's pale pattern; 224, 102, 94: dark print beyond a blank margin).
- */
-const WIDE_HALO_MIN_NEAR = 200;
-const WIDE_HALO_MIN_STEP = 10;
-const WIDE_HALO_MIN_FALL = 35;
-/**
- * Print lifted on one side of a core (`printLiftedBeside`): within one of SECTORS equal angles
- * around it, SECTOR_MIN_PRINTED blocks of print or more next to the core, their median
- * SECTOR_LIFTED_PRINT or paler, and darker by PRINT_HALO_MIN_STEP to PRINT_HALO_MAX_STEP one band
- * out. Chosen on five retired held-out seeds (b41d, 8a36, 9641, 94ff, 1f77: 900 genuine fronts,
- * 70 reflections over the fields): it finds 6 of the 9 reflections the rules above missed, all on
- * pale cards over-exposed at 1.06-1.10, and sends no genuine front to review that was not already.
- * Genuine angles that come near: a shadow darkening the print (199, then 138, from 6 blocks of
- * print), dark print at a card's edge (217, then 71), grey labels beside a blank area (213, then
- * 131, from 7 blocks). Checked afterwards on two more (9e57, ce1c: 360 genuine fronts, 28
- * reflections): the same fronts judged glare as without it.
- */
-const SECTORS = 8;
-const SECTOR_MIN_PRINTED = 10;
-const SECTOR_LIFTED_PRINT = 190;
-/** Over-exposed paper (see `overExposedPaper`): the paper next to the patch this bright or more, ... */
-const OVEREXPOSED_PAPER = 245;
-/** ... and the print there darker than this. */
-const DARK_PRINT = 160;

@@ -4,6 +4,7 @@ import { asDecoded, greyProduct, type DecodedImage, type Region } from '../../de
 import { edgeVariance } from './edge-sharpness.js';
 import { histogramPercentile } from '../../decode/histogram.js';
 import { DOCUMENT_QUALITY_LINES as LINES } from '@service/contract';
+import { QUALITY_TUNING } from './quality-tuning.js';
 
 /**
  * Image quality judged per kind of image (a document photo or a selfie), each problem with its
@@ -175,9 +176,6 @@ export async function measureQuality(input: Buffer | DecodedImage, kind: ImageKi
   };
 }
 
-/** The size aspect's score at its line (a 640 x 480 document): accepted, if only just. */
-const SIZE_AT_LINE = 0.5;
-
 /** The darkest print (0.1th percentile) above: nothing dark left in the picture. */
 const WASHED_OUT_DARKEST = LINES.washedOutDarkest;
 
@@ -185,7 +183,7 @@ const WASHED_OUT_DARKEST = LINES.washedOutDarkest;
  * `image_quality` in [0, 1] and the problems found. Each aspect scores 1 when comfortably fine
  * (sharpness at 2x its line, highlights 40 above the dark line, burnt-out share under half of
  * its line, short side 1.2x its minimum) and falls linearly to 0 at its line (a size: to
- * SIZE_AT_LINE, and 0 under it); the score is the worst aspect. A problem is reported only past
+ * QUALITY_TUNING.imageQuality.sizeAtLine, and 0 under it); the score is the worst aspect. A problem is reported only past
  * its line, so the reason names the real cause.
  */
 export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number; problems: QualityProblem[] } {
@@ -201,9 +199,12 @@ export function judgeQuality(q: ImageQuality, kind: ImageKind): { score: number;
       ? 0
       : Math.min(ramp(-q.clipped, -t.maxClipped, -t.maxClipped / 2), ramp(-q.lampShaped, -t.maxLampShaped, -t.maxLampShaped / 2)),
     // A size is accepted from its line on, and sizes come in steps (640 x 480 sits on the
-    // document's line): an accepted size scores SIZE_AT_LINE or more, never the 0 of a problem.
+    // document's line): an accepted size scores QUALITY_TUNING.imageQuality.sizeAtLine or more, never the 0 of a problem.
     low_resolution:
-      shortSide < t.minShortSide ? 0 : SIZE_AT_LINE + (1 - SIZE_AT_LINE) * ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
+      shortSide < t.minShortSide
+        ? 0
+        : QUALITY_TUNING.imageQuality.sizeAtLine +
+          (1 - QUALITY_TUNING.imageQuality.sizeAtLine) * ramp(shortSide, t.minShortSide, t.minShortSide * 1.2),
   };
   const problems: QualityProblem[] = [];
   if (shortSide < t.minShortSide) problems.push('low_resolution');

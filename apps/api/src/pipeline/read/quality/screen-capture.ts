@@ -1,25 +1,8 @@
 import type { DecodedImage, Region } from '../../decode/decode.js';
 import { greyRegionAsTaken } from '../../decode/decode.js';
+import { QUALITY_TUNING } from './quality-tuning.js';
 
-/**
- * A document shown on a monitor or phone and photographed (a recapture) is not a document in the
- * person's hand. A screen's pixel grid (its sub-pixel stripes and the dark gaps between rows) is
- * periodic: photographed at the resolution taken, it concentrates the picture's fine detail in a
- * few frequencies, where print and a photograph on paper spread theirs. It is measured inside the
- * document's portrait (found by the face stage), never over the whole picture: a woven fabric or a
- * patterned desk beside the document is periodic too.
- *
- * Measured on the development split (docs/evaluation.md, history): inside 10 portraits on a screen
- * 0.27-0.49 (the 9 approved before this stage 0.39-0.49); inside 314 portraits on paper (genuine
- * and every other negative class) 0.087 at most. The line is 0.2. A face under 128 px at the
- * resolution taken is judged on tiles of 64 px (a retired held-out split approved such a screen
- * photo: its face was 125 px); one under 40 px is not judged. The line is the same on both tile
- * sides (thirty-ninth round, the retired held-out seeds and four check sets, with `BANDS`): on
- * tiles of 64, 227 portraits on paper 0.18 at most and the screens of 16 seeds 0.209 and more; on
- * tiles of 128, 570 on paper 0.14 at most and the screens 0.25 and more (one at 0.04, its grid
- * lost to the photo's resampling, is caught by other stages).
- */
-export const SCREEN_PATTERN_LINE = 0.2;
+export const SCREEN_PATTERN_LINE = QUALITY_TUNING.screenCapture.screenPatternLine;
 
 /**
  * Tile sides (px, powers of two) analysed at the resolution taken, largest first: a portrait
@@ -27,10 +10,6 @@ export const SCREEN_PATTERN_LINE = 0.2;
  * monitor at arm's length) is judged on tiles of 64.
  */
 const TILE_SIDES: readonly number[] = [128, 64];
-/** How far a face too small for the smallest tile may be grown around its centre to hold one (a face of 40 px and more). */
-const MAX_GROWTH = 1.6;
-/** How many of the strongest frequencies the concentration adds up. */
-const PEAKS = 4;
 /** Tile centres around the portrait's centre, as shares of its side (a small portrait's outer tiles reach past its edge). */
 const TILE_OFFSETS: readonly [number, number][] = [
   [0, 0],
@@ -55,9 +34,9 @@ export interface ScreenPattern {
 export async function screenPattern(bytes: Buffer, img: DecodedImage, portrait: Region): Promise<ScreenPattern | null> {
   const faceSide = Math.min(portrait.width * img.width, portrait.height * img.height);
   // A face smaller than the smallest tile is judged on a square grown around it to that tile's
-  // side (at most MAX_GROWTH times the face's): the printed portrait's head, hair and backdrop.
+  // side (at most QUALITY_TUNING.screenCapture.maxGrowth times the face's): the printed portrait's head, hair and backdrop.
   const smallest = TILE_SIDES[TILE_SIDES.length - 1]!;
-  const side = faceSide < smallest && faceSide * MAX_GROWTH >= smallest ? smallest : faceSide;
+  const side = faceSide < smallest && faceSide * QUALITY_TUNING.screenCapture.maxGrowth >= smallest ? smallest : faceSide;
   const TILE = TILE_SIDES.find((t) => side >= t);
   if (!TILE) return null;
   const cx = (portrait.left + portrait.width / 2) * img.width;
@@ -204,7 +183,7 @@ const BANDS: readonly Band[] = [
 ];
 
 /**
- * The share of a square tile's fine-detail power held by its PEAKS strongest frequencies, in
+ * The share of a square tile's fine-detail power held by its QUALITY_TUNING.screenCapture.peaks strongest frequencies, in
  * whichever band (`BANDS`) holds the larger share. The tile's side (a power of two) is that of its
  * pixel count's root.
  */
@@ -232,7 +211,7 @@ function shareInBand(power: Float64Array, TILE: number, band: Band): number {
   if (total <= 0) return 0;
   ring.sort((a, b) => b - a);
   let top = 0;
-  for (let k = 0; k < PEAKS; k++) top += ring[k]!;
+  for (let k = 0; k < QUALITY_TUNING.screenCapture.peaks; k++) top += ring[k]!;
   return top / total;
 }
 
