@@ -5,3 +5,4 @@ export * from './schemas.js';
 export * from './image-measures.js';
 export * from './dashboard.js';
 export * from './admin-schemas.js';
+export * from './dashboard-overview.js';
