@@ -55,7 +55,10 @@ export const overviewResponseSchema = z.object({
   totals: z.object({ approved: count, review: count, rejected: count, failed: count, total: count }),
   /** The most frequent verdict reasons of the period, most frequent first (at most OVERVIEW_TOP_REASONS). */
   topReasons: z.array(z.object({ reason: z.string(), count })),
-  /** Seconds from submit to verdict (or failure) over the period's outcomes; null when there were none. */
+  /**
+   * Seconds from submit to verdict over the period's verdicts (failures have none), within 2% (read
+   * from a histogram); null when there were none.
+   */
   timeToVerdict: z.object({ count, medianSeconds: z.number().nullable(), p95Seconds: z.number().nullable() }),
   /** Verifications waiting for a reviewer now (any age), and the one waiting longest. */
   reviewBacklog: z.object({

@@ -4,14 +4,14 @@ import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_dashboard.js';
 import * as m003 from './migrations/003_blob_data_keys.js';
 import * as m004 from './migrations/004_retention.js';
-import * as m005 from './migrations/005_overview_indexes.js';
+import * as m005 from './migrations/005_overview.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_dashboard': m002,
   '003_blob_data_keys': m003,
   '004_retention': m004,
-  '005_overview_indexes': m005,
+  '005_overview': m005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
