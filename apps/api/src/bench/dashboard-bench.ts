@@ -143,7 +143,7 @@ async function main() {
     const cookie = /dashboard_session=[^;]+/.exec(signIn.headers.get('set-cookie') ?? '')?.[0];
     if (!cookie) throw new Error(`sign-in: ${signIn.status}`);
 
-    let t0 = performance.now();
+    const t0 = performance.now();
     await seed(db, tenant!.tenantId);
     const seedSeconds = (performance.now() - t0) / 1000;
     const counts = (
