@@ -18,7 +18,7 @@ import { sql, type Kysely } from 'kysely';
  * The review backlog (now, any age) and failing webhook deliveries are partial indexes: small,
  * and the backlog's oldest item is its first entry.
  */
-/** Upserts of what a set of rows contributes; `%s` is the query of `changes` (tenant_id, mode, day, status, verdict, reasons, bucket, delta). */
+/** Upserts of what a set of rows contributes; `%s` stands for the query of `changes` (tenant_id, mode, day, status, verdict, reasons, bucket, delta). */
 const UPSERTS = [
   `
       with changes as (%s)
@@ -74,34 +74,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     primary key (tenant_id, mode, day, bucket))`.execute(db);
 
   // The transition tables are visible to this function's own statements only, so it runs the
-  // upserts itself (EXECUTE, the changes query put in by format()).
-  const apply = UPSERTS.map((u) => `execute format($q$${u}$q$, changes_sql);`).join('\n    ');
+  // upserts itself; written out per operation as static statements, whose plans are kept.
+  const changes = {
+    insert: `select ${CONTRIBUTION}, 1 as delta from new_rows where ${FINISHED}`,
+    delete: `select ${CONTRIBUTION}, -1 as delta from old_rows where ${FINISHED}`,
+    update: `select ${CONTRIBUTION}, 1 as delta from new_rows where ${FINISHED}
+      union all select ${CONTRIBUTION}, -1 as delta from old_rows where ${FINISHED}`,
+  };
+  const apply = (op: keyof typeof changes) => UPSERTS.map((u) => `${u.replace('%s', changes[op])};`).join('\n');
   await sql
     .raw(
       `create function overview_rollup() returns trigger language plpgsql as $fn$
-  declare
-    cols text := $c$${CONTRIBUTION}$c$;
-    finished text := $w$${FINISHED}$w$;
-    changes_sql text;
   begin
     -- Most writes change no finished row's figures (an intent created, a job started, a review
     -- decided, data erased): they cost this one look and write nothing.
     if tg_op = 'INSERT' then
-      if not exists (select 1 from new_rows where completed_at is not null) then return null; end if;
-      changes_sql := format('select %s, 1 as delta from new_rows where %s', cols, finished);
+      if exists (select 1 from new_rows where completed_at is not null) then
+        ${apply('insert')}
+      end if;
     elsif tg_op = 'DELETE' then
-      if not exists (select 1 from old_rows where completed_at is not null) then return null; end if;
-      changes_sql := format('select %s, -1 as delta from old_rows where %s', cols, finished);
-    else
-      if not exists (
-        select 1 from new_rows n join old_rows o on o.id = n.id
-        where (n.tenant_id, n.mode, n.status, n.verdict, n.reasons, n.completed_at, n.submitted_at)
-          is distinct from (o.tenant_id, o.mode, o.status, o.verdict, o.reasons, o.completed_at, o.submitted_at)
-      ) then return null; end if;
-      changes_sql := format('select %s, 1 as delta from new_rows where %s union all select %s, -1 as delta from old_rows where %s',
-        cols, finished, cols, finished);
+      if exists (select 1 from old_rows where completed_at is not null) then
+        ${apply('delete')}
+      end if;
+    elsif exists (
+      select 1 from new_rows n join old_rows o on o.id = n.id
+      where (n.tenant_id, n.mode, n.status, n.verdict, n.reasons, n.completed_at, n.submitted_at)
+        is distinct from (o.tenant_id, o.mode, o.status, o.verdict, o.reasons, o.completed_at, o.submitted_at)
+    ) then
+      ${apply('update')}
     end if;
-    ${apply}
     return null;
   end $fn$`,
     )
