@@ -13,7 +13,7 @@ describe.runIf(BACKEND === 'postgres')('PIPELINE_CHILDREN', () => {
   });
 
   it('starts that many pipeline children, each ready for a run', async () => {
-    svc = await startTestService({ PIPELINE_CHILDREN: '3' });
+    svc = await startTestService({ PIPELINE_CHILDREN: '3', PIPELINE_CHILDREN_AT_REST: '3' });
     const deadline = Date.now() + 90_000;
     while (svc.pipeline!.idleCount() < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(svc.pipeline!.idleCount()).toBe(3);
