@@ -58,6 +58,7 @@ async function seed(
       tenant_id: tenantId,
       mode: o.mode ?? 'live',
       upload_token_hash: 'x',
+      active_liveness: false,
       created_at: new Date(completed.getTime() - o.took * 1000 - 5000),
       slots_expire_at: completed,
       intent_expires_at: completed,

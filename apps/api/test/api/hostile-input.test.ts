@@ -9,6 +9,7 @@ import { hostileSamples, plainJpeg } from '../../src/eval/hostile-jpegs.js';
 import { Api, call, type TenantKeys } from '../helpers/api-client.js';
 import { killHard, spawnService, type SpawnedService } from '../helpers/spawn-service.js';
 import { ADMIN_TOKEN, BACKEND, CLIENT_IP_HEADER, createTestDatabase } from '../helpers/test-service.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 /**
  * Hostile JPEGs through the real flow (init, upload, submit, poll) and the real pipeline, the
@@ -81,7 +82,7 @@ async function submitLive(t: TenantKeys, docFront: Buffer, selfie: Buffer) {
   return { id: init.body.verificationId as string, submittedAt: Date.now() };
 }
 
-describe.runIf(RUN_SUITE)('hostile JPEGs through the real flow', () => {
+describe('hostile JPEGs through the real flow', onlyIf(RUN_SUITE, 'PostgreSQL only (tests the pipeline, not the database)'), () => {
   it('none is approved, each ends, the service survives, an innocent tenant is served meanwhile; memory comes back', async () => {
     const photo = await plainJpeg(800, 520);
     const selfie = await sharp(path.join(FACES_DIR, 'grace_hopper.jpg')).resize(480).jpeg().toBuffer();

@@ -1,12 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { BACKEND, startTestService, type TestService } from '../helpers/test-service.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 /**
  * `PIPELINE_CHILDREN` sets how many pipeline processes a worker runs (the default is one per core,
  * at least 2, so 3 differs from it on one, two and four cores alike). Real PostgreSQL only: the
  * setting is the worker's, not the database's, and each child loads the models.
  */
-describe.runIf(BACKEND === 'postgres')('PIPELINE_CHILDREN', () => {
+describe('PIPELINE_CHILDREN', onlyIf(BACKEND === 'postgres', 'PostgreSQL only (a worker setting; each child loads the models)'), () => {
   let svc: TestService | undefined;
   afterAll(async () => {
     await svc?.close();

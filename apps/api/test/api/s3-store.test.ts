@@ -20,6 +20,7 @@ import {
   TEST_BLOB_ENCRYPTION_KEY,
   type TestService,
 } from '../helpers/test-service.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 /**
  * Images on S3, for real: Debian's Ceph radosgw on loopback (installed by the test command), never
@@ -204,7 +205,7 @@ describe('the service on S3', () => {
   }, 90_000);
 });
 
-describe.runIf(BACKEND === 'postgres')('a split deployment on S3', () => {
+describe('a split deployment on S3', onlyIf(BACKEND === 'postgres', 'PostgreSQL only (a split deployment needs it)'), () => {
   const processes: SpawnedService[] = [];
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'split-s3-'));
