@@ -13,7 +13,14 @@ export default tseslint.config(
     languageOptions: {
       // One lint tsconfig per workspace: sources, tests and tool configs (add a new workspace here).
       parserOptions: {
-        project: ['./packages/*/tsconfig.lint.json', './apps/*/tsconfig.lint.json', './e2e/tsconfig.json', './tools/*/tsconfig.json'],
+        project: [
+          './packages/*/tsconfig.lint.json',
+          './apps/*/tsconfig.lint.json',
+          './e2e/tsconfig.json',
+          './tools/package-check/tsconfig.json',
+          './tools/fixtures/tsconfig.json',
+          './evaluation/tsconfig.lint.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -14,8 +14,9 @@ const run = (cmd, args, opts = {}) =>
   spawnSync(cmd, args, { cwd: opts.cwd ?? root, stdio: 'inherit', env: { ...process.env, ...opts.env } }).status ?? 1;
 const unitAndApiOnly = process.argv.includes('--unit-and-api');
 
+// The unit suites and the API suite; the full run adds the evaluation subset and the packages.
 const vitestWorkspaces = ['packages/contract', 'packages/webhooks', 'packages/widget', 'apps/api', 'apps/dashboard'];
-if (!unitAndApiOnly) vitestWorkspaces.push('tools/package-check');
+if (!unitAndApiOnly) vitestWorkspaces.push('evaluation', 'tools/package-check');
 const reports = vitestWorkspaces.map((p) => path.join(root, p, 'test-results', 'vitest.json'));
 const playwrightReport = unitAndApiOnly ? null : path.join(root, 'e2e', 'test-results', 'results.json');
 for (const r of [...reports, playwrightReport]) if (r) fs.rmSync(r, { force: true });

@@ -3,7 +3,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { makeLocalCa } from '@service/api/dist/bench/local-ca.js';
+import { makeLocalCa } from '@service/fixtures/local-ca';
 
 /**
  * A throwaway CA and a certificate for localhost/127.0.0.1 (the API package's `makeLocalCa`): the

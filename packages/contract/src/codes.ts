@@ -124,6 +124,9 @@ export const VERDICT_REASONS = [
   'low_resolution',
   // Within /v1 (decisions.md: more may appear): the document was photographed off a screen.
   'document_on_screen',
+  // Within /v1: the machine-readable zone and the printed fields disagree on a field (decisions.md,
+  // "Extracted fields": never silently one of the two).
+  'document_inconsistent',
 ] as const;
 export type VerdictReason = (typeof VERDICT_REASONS)[number];
 

@@ -1,4 +1,4 @@
-import { chosenOcrEngine } from '../pipeline/ocr.js';
+import { chosenOcrEngine } from '../pipeline/read/ocr/ocr.js';
 import { VisionPipeline } from '../pipeline/vision-pipeline.js';
 
 /**

@@ -88,7 +88,7 @@ describe('configuration', () => {
 
 describe('a verification job killed mid-run', () => {
   it('is retried after restart: one verdict, one credit, one event', async () => {
-    const { buildSmokeSet } = await import('../../src/eval/smoke-set.js');
+    const { buildSmokeSet } = await import('@service/fixtures/smoke-set');
     const { HttpsReceiver } = await import('../helpers/https-receiver.js');
     const genuine = (await buildSmokeSet()).find((c) => c.cls === 'genuine')!;
     const receiver = await new HttpsReceiver().start();

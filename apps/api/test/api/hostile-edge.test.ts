@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manyScanProgressive, plainJpeg, withFrameSize } from '../../src/eval/hostile-jpegs.js';
+import { manyScanProgressive, plainJpeg, withFrameSize } from '@service/fixtures/hostile-jpegs';
 import { Api, bearer, call, expectErrorShape } from '../helpers/api-client.js';
 import { ADMIN_TOKEN, CLIENT_IP_HEADER, startTestService, type TestService } from '../helpers/test-service.js';
 

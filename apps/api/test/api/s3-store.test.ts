@@ -257,7 +257,7 @@ describe('a split deployment on S3', onlyIf(BACKEND === 'postgres', 'PostgreSQL 
 
   it('ten submits, the worker killed with -9 mid-run: a new worker finishes every one within 90 s, each charged once', async () => {
     const [api1, , worker] = processes;
-    const { buildSmokeSet } = await import('../../src/eval/smoke-set.js');
+    const { buildSmokeSet } = await import('@service/fixtures/smoke-set');
     const genuine = (await buildSmokeSet()).find((c) => c.cls === 'genuine')!;
     const a = new Api(api1!.url);
     const t = await a.tenant(11);

@@ -16,7 +16,7 @@ import { ADMIN_TOKEN, startTestService, type TestService } from '../helpers/test
  * `document.jpg` and a `selfie.jpg`; each JavaScript block runs as an ES module with Node.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const FACES = path.join(ROOT, 'apps/api/fixtures/faces');
+const FACES = path.join(ROOT, 'tools/fixtures/faces');
 
 interface Block {
   lang: string;

@@ -1,6 +1,6 @@
 import sharp, { type Sharp } from 'sharp';
-import { warpToQuad, type Point } from '../../src/eval/warp.js';
-import { face } from '../../src/eval/synthetic-documents.js';
+import { warpToQuad, type Point } from '@service/fixtures/warp';
+import { face } from '@service/fixtures/synthetic-documents';
 
 /**
  * An identity card built in the tests (not the evaluation set's layouts) and photographed in

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { makeLocalCa } from '../../src/bench/local-ca.js';
+import { makeLocalCa } from '@service/fixtures/local-ca';
 
 /**
  * Runs once before the test processes start: makes a throwaway CA and a server certificate for

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { FACES_DIR, passportPage } from '../../src/eval/synthetic-documents.js';
-import { composeTd3 } from '../../src/pipeline/mrz-compose.js';
+import { FACES_DIR, passportPage } from '@service/fixtures/synthetic-documents';
+import { composeTd3 } from '@service/fixtures/mrz-compose';
 
 /**
  * The unit tests' passport: Ana Lucía Martínez García's data page (TD3), her portrait the

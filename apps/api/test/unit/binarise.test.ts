@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/eval/random.js';
-import { binariseLocally } from '../../src/pipeline/binarise.js';
+import { Rng } from '@service/fixtures/random';
+import { binariseLocally } from '../../src/pipeline/decode/binarise.js';
 
 /** A w x h grey field of `level`, every other pixel `noise` darker and lighter, with a dark bar of `ink` across its middle rows. */
 function field(w: number, h: number, level: number, noise: number, ink?: number): Uint8Array {

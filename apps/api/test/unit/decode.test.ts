@@ -15,9 +15,9 @@ import {
   regionWithin,
   straighten,
   turnedCorners,
-} from '../../src/pipeline/decode.js';
-import { estimateSkew } from '../../src/pipeline/skew.js';
-import { textCard } from '../../src/eval/synthetic-documents.js';
+} from '../../src/pipeline/decode/decode.js';
+import { estimateSkew } from '../../src/pipeline/locate/skew.js';
+import { textCard } from '@service/fixtures/synthetic-documents';
 
 describe('decodeImage: one policy for every stage', () => {
   it('applies EXIF orientation before anything else: a portrait phone photo (orientation 6 and 8) comes out upright', async () => {

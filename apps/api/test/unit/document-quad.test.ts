@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, type Region } from '../../src/pipeline/decode.js';
-import { findDocumentQuad, rectify, type FoundQuad, type Quad } from '../../src/pipeline/document-quad.js';
-import { apply, homography, type Point } from '../../src/pipeline/homography.js';
+import { decodeImage, type Region } from '../../src/pipeline/decode/decode.js';
+import { findDocumentQuad, rectify, type FoundQuad, type Quad } from '../../src/pipeline/locate/document-quad.js';
+import { apply, homography, type Point } from '@service/contract';
 import { CARD, cardPixels, photographInPerspective, PORTRAIT } from '../helpers/card-in-perspective.js';
 
 // The fields 30 px beside a portrait cropped tight.

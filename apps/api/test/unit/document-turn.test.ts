@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, type DecodedImage, type Region } from '../../src/pipeline/decode.js';
-import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from '../../src/pipeline/document-turn.js';
+import { decodeImage, type DecodedImage, type Region } from '../../src/pipeline/decode/decode.js';
+import { regionAsTaken, turned, turnsToTry, uprightAndSure, type Turn } from '../../src/pipeline/locate/document-turn.js';
 
 /** A grey 300 x 200 picture with one white block at `block` (pixels). */
 async function pictureWithBlock(block: { left: number; top: number; width: number; height: number }): Promise<DecodedImage> {

@@ -1,6 +1,6 @@
 import { laplacianVariance } from '@service/contract';
 import { describe, expect, it } from 'vitest';
-import { edgeVariance } from '../../src/pipeline/edge-sharpness.js';
+import { edgeVariance } from '../../src/pipeline/read/quality/edge-sharpness.js';
 
 const W = 128;
 const H = 96;

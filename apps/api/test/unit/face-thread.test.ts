@@ -2,11 +2,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCase } from '../../src/eval/eval-set.js';
-import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
-import { decodeImage } from '../../src/pipeline/decode.js';
-import { FaceThread } from '../../src/pipeline/face-thread.js';
-import { FaceAnalyzer } from '../../src/pipeline/faces.js';
+import { buildCase } from '@service/fixtures/eval-set';
+import { FACES_DIR, textCard } from '@service/fixtures/synthetic-documents';
+import { decodeImage } from '../../src/pipeline/decode/decode.js';
+import { FaceThread } from '../../src/pipeline/read/faces/face-thread.js';
+import { FaceAnalyzer } from '../../src/pipeline/read/faces/faces.js';
 
 let thread: FaceThread;
 let here: FaceAnalyzer;

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage } from '../../src/pipeline/decode.js';
-import { FaceAnalyzer } from '../../src/pipeline/faces.js';
-import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
-import { buildCase } from '../../src/eval/eval-set.js';
-import { POLICY } from '../../src/pipeline/policy.js';
+import { decodeImage } from '../../src/pipeline/decode/decode.js';
+import { FaceAnalyzer } from '../../src/pipeline/read/faces/faces.js';
+import { FACES_DIR, textCard } from '@service/fixtures/synthetic-documents';
+import { buildCase } from '@service/fixtures/eval-set';
+import { POLICY } from '../../src/pipeline/decide/policy.js';
 import { checkSetPhoto } from '../helpers/check-set.js';
 
 const fixtures = FACES_DIR;

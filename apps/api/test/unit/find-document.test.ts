@@ -1,8 +1,8 @@
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, type Region } from '../../src/pipeline/decode.js';
-import { documentRegion } from '../../src/pipeline/find-document.js';
-import { face } from '../../src/eval/synthetic-documents.js';
+import { decodeImage, type Region } from '../../src/pipeline/decode/decode.js';
+import { documentRegion } from '../../src/pipeline/locate/find-document.js';
+import { face } from '@service/fixtures/synthetic-documents';
 
 // A card built here (not the evaluation set's layouts): portrait on the left, six labelled lines,
 // turned 6 degrees and laid on a background, photographed as a JPEG.

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../../src/pipeline/faces.js';
+import { FaceAnalyzer, HUMAN_MODELS_DIR } from '../../src/pipeline/read/faces/faces.js';
 import {
   fuseActivations,
   halfToFloat,
@@ -14,7 +14,7 @@ import {
   type GraphModelJson,
   type GraphNode,
   type ScalarOf,
-} from '../../src/pipeline/fuse-activations.js';
+} from '../../src/pipeline/read/faces/fuse-activations.js';
 
 const NHWC = Buffer.from('NHWC').toString('base64');
 

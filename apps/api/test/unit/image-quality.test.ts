@@ -1,10 +1,10 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { burntOutShare, fadesAsHalo, portraitAround, portraitCore, printFadesAsHalo } from '../../src/pipeline/burn-out.js';
-import { judgeQuality, measureQuality, sharpnessWidth } from '../../src/pipeline/image-quality.js';
-import { buildCase } from '../../src/eval/eval-set.js';
-import { FACES_DIR, textCard } from '../../src/eval/synthetic-documents.js';
+import { burntOutShare, fadesAsHalo, portraitAround, portraitCore, printFadesAsHalo } from '../../src/pipeline/read/quality/burn-out.js';
+import { judgeQuality, measureQuality, sharpnessWidth } from '../../src/pipeline/read/quality/image-quality.js';
+import { buildCase } from '@service/fixtures/eval-set';
+import { FACES_DIR, textCard } from '@service/fixtures/synthetic-documents';
 import { checkSetPhoto } from '../helpers/check-set.js';
 
 const selfieAt = (width: number, height: number) =>

@@ -1,7 +1,7 @@
 import sharp, { type JpegOptions } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { checkJpegStructure, JPEG_MAX_SCANS, readJpegStructure } from '../../src/pipeline-runner/jpeg-structure.js';
-import { manyScanProgressive, withFrameSize } from '../../src/eval/hostile-jpegs.js';
+import { manyScanProgressive, withFrameSize } from '@service/fixtures/hostile-jpegs';
 
 const image = (width: number, height: number, opts: JpegOptions = {}) =>
   sharp({ create: { width, height, channels: 3, background: '#7a7' } })

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FACES_DIR } from '../../src/eval/synthetic-documents.js';
-import type { FaceModels } from '../../src/pipeline/face-models.js';
-import { FaceAnalyzer } from '../../src/pipeline/faces.js';
-import { judgeLiveness, showsPose } from '../../src/pipeline/liveness.js';
+import { FACES_DIR } from '@service/fixtures/synthetic-documents';
+import type { FaceModels } from '../../src/pipeline/read/faces/face-models.js';
+import { FaceAnalyzer } from '../../src/pipeline/read/faces/faces.js';
+import { judgeLiveness, showsPose } from '../../src/pipeline/read/liveness/liveness.js';
 
 const fixtures = FACES_DIR;
 let faces: FaceAnalyzer;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildCase } from '../../src/eval/eval-set.js';
-import { decodeImage, straighten } from '../../src/pipeline/decode.js';
-import { parseMrz, findMrzCandidates } from '../../src/pipeline/mrz.js';
-import { OcrEngine } from '../../src/pipeline/ocr.js';
-import { estimateSkew, findMrzBand } from '../../src/pipeline/skew.js';
+import { buildCase } from '@service/fixtures/eval-set';
+import { decodeImage, straighten } from '../../src/pipeline/decode/decode.js';
+import { parseMrz, findMrzCandidates } from '../../src/pipeline/read/zone/mrz.js';
+import { OcrEngine } from '../../src/pipeline/read/ocr/ocr.js';
+import { estimateSkew, findMrzBand } from '../../src/pipeline/locate/skew.js';
 
 /**
  * Two ID-2 cards of the evaluation's dev split, on a wood desk, tilted 10-11 degrees: in one the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { POLICY } from '../../src/pipeline/policy.js';
+import { POLICY } from '../../src/pipeline/decide/policy.js';
 import {
   repairOcrReading,
   foldTransliteration,
@@ -12,7 +12,7 @@ import {
   sameSurnameRead,
   typedGivenNamesInText,
   typedSurnameInText,
-} from '../../src/pipeline/name-match.js';
+} from '../../src/pipeline/score/name-match.js';
 import {
   mrzMisreadOf,
   printedNameOfUnsureZone,
@@ -20,7 +20,7 @@ import {
   sameAsZoneSurname,
   zoneNameInText,
   zoneSurnameNearTyped,
-} from '../../src/pipeline/name-match.js';
+} from '../../src/pipeline/score/name-match.js';
 
 /** What the policy makes of a score: approve (pass), review, or reject. */
 type Outcome = 'pass' | 'review' | 'reject';

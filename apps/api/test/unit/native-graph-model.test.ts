@@ -5,16 +5,16 @@ import { pathToFileURL } from 'node:url';
 import type * as TfConverter from '@tensorflow/tfjs-converter';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FaceAnalyzer, HUMAN_MODELS_DIR, requestedFaceRuntime } from '../../src/pipeline/faces.js';
+import { FaceAnalyzer, HUMAN_MODELS_DIR, requestedFaceRuntime } from '../../src/pipeline/read/faces/faces.js';
 import {
   fuseActivations,
   inMemoryArtifacts,
   readGraphModel,
   scalarReader,
   type GraphModelJson,
-} from '../../src/pipeline/fuse-activations.js';
-import { onnxRuntimeExecute, type TfjsGraphModel } from '../../src/pipeline/onnx/native-graph-model.js';
-import { ConversionError, permuted, tfjsToOnnx } from '../../src/pipeline/onnx/tfjs-to-onnx.js';
+} from '../../src/pipeline/read/faces/fuse-activations.js';
+import { onnxRuntimeExecute, type TfjsGraphModel } from '../../src/pipeline/read/faces/onnx/native-graph-model.js';
+import { ConversionError, permuted, tfjsToOnnx } from '../../src/pipeline/read/faces/onnx/tfjs-to-onnx.js';
 
 const require = createRequire(import.meta.url);
 // The CommonJS builds human itself loads, so the models run on the WASM backend it set up.
@@ -72,7 +72,9 @@ describe('the face models on onnxruntime compute what tfjs computes', () => {
   });
 
   it('the face analyser on it finds, poses and describes a face as before (the fixture photos)', async () => {
-    const face = await analyser.analyse(fs.readFileSync(path.join(import.meta.dirname, '../../fixtures/faces/grace_hopper.jpg')));
+    const face = await analyser.analyse(
+      fs.readFileSync(path.join(import.meta.dirname, '../../../../tools/fixtures/faces/grace_hopper.jpg')),
+    );
     expect(face).not.toBeNull();
     expect(face!.score).toBeGreaterThan(0.9);
     expect(face!.embedding).toHaveLength(1024);

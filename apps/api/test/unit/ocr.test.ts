@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findMrzCandidates, parseMrz } from '../../src/pipeline/mrz.js';
-import { nativeOcrAvailable } from '../../src/pipeline/native-ocr.js';
-import { OcrEngine } from '../../src/pipeline/ocr.js';
+import { findMrzCandidates, parseMrz } from '../../src/pipeline/read/zone/mrz.js';
+import { nativeOcrAvailable } from '../../src/pipeline/read/ocr/native-ocr.js';
+import { OcrEngine } from '../../src/pipeline/read/ocr/ocr.js';
 import { samplePassport } from '../helpers/sample-passport.js';
 import { onlyIf } from '../helpers/only-if.js';
 

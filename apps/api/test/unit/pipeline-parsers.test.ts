@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeTd1, composeTd3, mrzCheckDigit } from '../../src/pipeline/mrz-compose.js';
+import { composeTd1, composeTd3, mrzCheckDigit } from '@service/fixtures/mrz-compose';
 import {
   cleanMrzLine,
   findMrzCandidates,
@@ -9,7 +9,7 @@ import {
   showsZoneFillers,
   showsZoneLine,
   stackedReadings,
-} from '../../src/pipeline/mrz.js';
+} from '../../src/pipeline/read/zone/mrz.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 
@@ -432,7 +432,7 @@ describe('stackedReadings: a zone split between two regions read apart', () => {
 
 describe('init fields steer parsing', async () => {
   const { expiryReadingsDisagree, mrzSides, printedExpiryInDoubt, withFieldsOf } = await import('../../src/pipeline/vision-pipeline.js');
-  const { fieldsFromText, readTextFields } = await import('../../src/pipeline/text-fields.js');
+  const { fieldsFromText, readTextFields } = await import('../../src/pipeline/read/printed/text-fields.js');
   const now = new Date('2026-11-21T00:00:00Z');
   it("a reading's missing fields are taken from the other reading of the same side, never its own replaced", () => {
     // The binarised reading lost the expiry line to a glare spot; the grey one read it, but misread the birth date.

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage, type GreyPage } from '../../src/pipeline/decode.js';
-import { levelledTextPage } from '../../src/pipeline/ocr.js';
-import { columnsAt, portraitColumns } from '../../src/pipeline/portrait-edges.js';
+import { decodeImage, type GreyPage } from '../../src/pipeline/decode/decode.js';
+import { levelledTextPage } from '../../src/pipeline/read/ocr/ocr.js';
+import { columnsAt, portraitColumns } from '../../src/pipeline/locate/portrait-edges.js';
 
 const W = 800;
 const H = 500;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_PERSON } from '../../src/eval/pose-frames.js';
+import { SAMPLE_PERSON } from '@service/fixtures/pose-frames';
 import type { VerificationImages } from '../../src/pipeline/pipeline.js';
 import { VisionPipeline } from '../../src/pipeline/vision-pipeline.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printedFields } from '../../src/pipeline/printed-fields.js';
+import { printedFields } from '../../src/pipeline/read/printed/printed-fields.js';
 
 describe('printed fields by their labels', () => {
   it.each([

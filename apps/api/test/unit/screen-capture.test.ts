@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { decodeImage } from '../../src/pipeline/decode.js';
-import { peakShare, screenPattern, showsScreen, SCREEN_PATTERN_LINE } from '../../src/pipeline/screen-capture.js';
-import { face } from '../../src/eval/synthetic-documents.js';
-import { Rng } from '../../src/eval/random.js';
+import { decodeImage } from '../../src/pipeline/decode/decode.js';
+import { peakShare, screenPattern, showsScreen, SCREEN_PATTERN_LINE } from '../../src/pipeline/read/quality/screen-capture.js';
+import { face } from '@service/fixtures/synthetic-documents';
+import { Rng } from '@service/fixtures/random';
 
 // A page with a portrait, then photographed: at a slight angle, scaled, as a JPEG. The screen is
 // built here, unlike the evaluation set's (a 4-cell pitch with a dark column, not 3 cells with a

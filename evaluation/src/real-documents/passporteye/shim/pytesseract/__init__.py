@@ -1,0 +1,1 @@
+"""Stand-in package: PassportEye imports `from pytesseract import pytesseract` (see pytesseract.py)."""
