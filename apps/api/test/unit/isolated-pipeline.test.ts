@@ -40,7 +40,9 @@ describe('isolated pipeline (child processes with a budget)', () => {
   it('a run is told whether it is alone (its pipeline may then read ahead on idle cores); one beside another is not', async () => {
     expect(await pipeline.run(request('hints'), images)).toMatchObject({ reasons: ['alone:true'] });
     const first = pipeline.run(request('hints'), images);
-    await new Promise((r) => setTimeout(r, 100));
+    // The first run is sent to its child once its (already resolved) hand-over has run: a turn of
+    // the event loop, after which the second sees it working.
+    await new Promise((r) => setImmediate(r));
     const second = pipeline.run(request('hints'), images);
     expect((await first).reasons).toEqual(['alone:true']);
     expect((await second).reasons).toEqual(['alone:false']);
