@@ -13,18 +13,14 @@
  * the smallest signed-in route (`GET /dashboard/api/session`). Writes bench-results/dashboard.json.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { overviewStatements, periodStart } from '@service/api/dashboard/overview';
 import type { Database } from '@service/api/db/types';
-import { API_MAIN } from '../paths.js';
-import { createScratchDatabase } from './scratch-database.js';
-import { startListening } from './spawn-service.js';
+import { withScratchService } from './scratch-service.js';
 import { createTenants } from './tenants.js';
 
-const MAIN = API_MAIN;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const SHARE = Number(process.env.BENCH_TENANT_SHARE ?? 1);
@@ -112,19 +108,18 @@ async function seed(db: pg.Client, tenantId: string): Promise<void> {
 }
 
 async function main() {
-  const scratch = await createScratchDatabase(BASE_URL, 'bench_dashboard');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-dashboard-'));
-  const { child, url } = await startListening(MAIN, {
-    DATABASE_URL: scratch.url,
-    DATA_DIR: dataDir,
-    PORT: '0',
+  const env = {
     ADMIN_TOKEN: ADMIN,
     PROCESS_ROLE: 'api', // HTTP only: no pipeline children competing for the cores
     BLOB_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     LOG_LEVEL: 'warn',
     DEMO: 'false',
-  });
-  const db = new pg.Client({ connectionString: scratch.url });
+  };
+  await withScratchService(BASE_URL, 'bench_dashboard', env, (s) => measure(s.url, s.databaseUrl));
+}
+
+async function measure(url: string, databaseUrl: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
     const [tenant] = await createTenants(url, ADMIN, 1, 0);
@@ -176,7 +171,7 @@ async function main() {
     results.overviewAll = summary(overviewTimes);
 
     // Each statement alone, 90 days, straight on the database.
-    const k = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: scratch.url, max: 1 }) }) });
+    const k = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) }) });
     const statements = overviewStatements(tenant!.tenantId, 'live', periodStart(new Date(), 90));
     const perStatement: Record<string, { p50: number; p95: number; max: number }> = {};
     for (const [name, q] of Object.entries(statements)) perStatement[name] = summary(await timed(Math.min(ROUNDS, 20), () => q.execute(k)));
@@ -207,10 +202,6 @@ async function main() {
     );
   } finally {
     await db.end();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await scratch.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -14,18 +14,16 @@
  * each phase, and the ordinary runs' time from submit to verdict (p50, p95) and rate, so a memory
  * setting is judged with its speed. Writes bench-results/hostile-memory.json.
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hostileSamples, plainJpeg, tallJpeg } from '@service/fixtures/hostile-jpegs';
 import { buildSmokeSet } from '@service/fixtures/smoke-set';
 import { processUsage } from '@service/api/pipeline-runner/process-usage';
-import { API_MAIN } from '../paths.js';
-import { createScratchDatabase } from './scratch-database.js';
-import { startListening } from './spawn-service.js';
+import { withScratchService } from './scratch-service.js';
 import { createTenants, type BenchTenant } from './tenants.js';
 
-const MAIN = API_MAIN;
 const BASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ORDINARY = Number(process.env.BENCH_RUNS ?? 100);
 const IN_FLIGHT = 4;
@@ -82,17 +80,11 @@ async function verdict(base: string, t: BenchTenant, id: string): Promise<{ stat
 }
 
 async function main() {
-  const scratch = await createScratchDatabase(BASE_URL, 'bench_memory');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-memory-'));
-  const { child, url } = await startListening(MAIN, {
-    DATABASE_URL: scratch.url,
-    DATA_DIR: dataDir,
-    PORT: '0',
-    ADMIN_TOKEN: ADMIN,
-    CLIENT_IP_HEADER: 'x-bench-client-ip',
-    LOG_LEVEL: 'warn',
-    DEMO: 'false',
-  });
+  const env = { ADMIN_TOKEN: ADMIN, CLIENT_IP_HEADER: 'x-bench-client-ip', LOG_LEVEL: 'warn', DEMO: 'false' };
+  await withScratchService(BASE_URL, 'bench_memory', env, (s) => measure(s.url, s.child));
+}
+
+async function measure(url: string, child: ChildProcess): Promise<void> {
   const pid = child.pid!;
   const total = () => processUsage(pid)?.rssBytes ?? 0;
   const childPids = () =>
@@ -221,10 +213,6 @@ async function main() {
     );
   } finally {
     clearInterval(sampler);
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    await scratch.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

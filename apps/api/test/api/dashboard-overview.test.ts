@@ -2,10 +2,9 @@ import { OVERVIEW_TOP_REASONS, overviewResponseSchema, type OverviewResponse } f
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketQuantile, LATENCY_BUCKET_RATIO, overviewStatements, periodStart } from '../../src/dashboard/overview.js';
-import { PermanentPipelineError } from '../../src/pipeline/pipeline.js';
 import { Api, expectErrorShape, type TenantKeys } from '../helpers/api-client.js';
 import { DashboardClient, dashboardUser } from '../helpers/dashboard-client.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { FAILING_PIPELINE, startTestService, type TestService } from '../helpers/test-service.js';
 
 // The Overview's figures over HTTP (decisions.md "Dashboard"): per day by outcome, shares, top
 // reasons, time to verdict, the review backlog and failing webhook deliveries, for one tenant,
@@ -22,11 +21,7 @@ beforeAll(async () => {
   svc = await startTestService(
     {},
     {
-      pipeline: {
-        run: async () => {
-          throw new PermanentPipelineError('pipeline_error', 'the pipeline failed');
-        },
-      },
+      pipeline: FAILING_PIPELINE,
     },
   );
   api = new Api(svc.url);
