@@ -118,12 +118,24 @@ export class OverviewPage extends LightElement {
       <wa-card>
         <h2>Verifications</h2>
         <p class="figure" data-testid="total">${t.total}</p>
-        <p>reached an outcome in the last ${d.days} days; ${t.approved} approved (${share(t.approved, t.total)})</p>
+        <p>
+          ${
+            t.total > 0
+              ? `reached an outcome in the last ${d.days} days; ${t.approved} approved (${share(t.approved, t.total)})`
+              : `none reached an outcome in the last ${d.days} days`
+          }
+        </p>
       </wa-card>
       <wa-card>
         <h2>Time to verdict</h2>
         <p class="figure" data-testid="median">${duration(d.timeToVerdict.medianSeconds)}</p>
-        <p>median from submit; 95th percentile ${duration(d.timeToVerdict.p95Seconds)} (${d.timeToVerdict.count} verdicts)</p>
+        <p>
+          ${
+            d.timeToVerdict.count > 0
+              ? `median from submit; 95th percentile ${duration(d.timeToVerdict.p95Seconds)} (${d.timeToVerdict.count} verdicts)`
+              : 'no verdict in the period'
+          }
+        </p>
       </wa-card>
       <wa-card>
         <h2>Review backlog</h2>
@@ -161,8 +173,12 @@ export class OverviewPage extends LightElement {
   private perDay(d: OverviewResponse) {
     return html`<figure class="chart wide">
       <figcaption><h2>Verifications per day by outcome</h2></figcaption>
-      <div class="chart-box tall" data-chart="per-day" aria-hidden="true"></div>
-      ${legend()}
+      ${
+        d.totals.total === 0
+          ? html`<p>Nothing to draw: no verification reached an outcome in these ${d.days} days.</p>`
+          : html`<div class="chart-box tall" data-chart="per-day" aria-hidden="true"></div>
+              ${legend()}`
+      }
       <div class="visually-hidden">
         <table>
           <caption>
