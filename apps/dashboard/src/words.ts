@@ -14,6 +14,7 @@ const REASONS: Record<string, string> = {
   glare: 'Glare hides part of the document.',
   low_resolution: 'An image has too few pixels to judge.',
   document_on_screen: 'The document was photographed off a screen, not held in the hand.',
+  document_inconsistent: 'The machine-readable zone and the printed fields disagree on a field.',
 };
 
 export function reasonInWords(code: string): string {
