@@ -29,9 +29,13 @@ if (unitAndApiOnly) {
     // The API suite without its files that run alone (the database outage and hostile input:
     // about 3 minutes of scenarios that test the database and the pipeline's bounds, not Node).
     const only = w === 'apps/api' ? ['--project', 'api'] : [];
-    const s = run('npx', ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'], {
-      cwd: path.join(root, w),
-    });
+    const s = run(
+      'npx',
+      ['vitest', 'run', ...only, '--reporter=default', '--reporter=json', '--outputFile.json=test-results/vitest.json'],
+      {
+        cwd: path.join(root, w),
+      },
+    );
     if (s !== 0) status = s;
   }
 } else {
