@@ -67,9 +67,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_STATE = JSON.stringify(state);
 
   return async () => {
+    // A graceful stop (logs flushed, children stopped); forced if it takes more than 10 s.
+    const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    child.kill('SIGKILL');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(tlsDir, { recursive: true, force: true });
   };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SCREENS, state } from './env.js';
 
 export interface RecordedEvent {
@@ -174,7 +174,17 @@ export async function expectMainThreadBudget(page: Page, flow: string, budgetMs 
     budgetMs - 50,
   );
   console.log(`[budget] ${flow}: longest main-thread task after camera live ${Math.round(longest)} ms (load ${load.toFixed(1)}/core)`);
-  if (load <= 1.5) expect(longest, `long tasks: ${culprits.join(' | ')}`).toBeLessThanOrEqual(budgetMs);
+  // CI asserts whatever the load. Elsewhere a machine running far more than it has cores reads a
+  // short task as a long one: there the figure is kept as an annotation of the test (the report
+  // shows it), never dropped in silence.
+  if (process.env.CI === 'true' || load <= 1.5) {
+    expect(longest, `long tasks: ${culprits.join(' | ')}`).toBeLessThanOrEqual(budgetMs);
+  } else {
+    test.info().annotations.push({
+      type: 'main-thread budget not asserted',
+      description: `${flow}: longest task ${Math.round(longest)} ms against ${budgetMs} ms, at load ${load.toFixed(1)} per core (over 1.5; CI asserts it)`,
+    });
+  }
   return longest;
 }
 

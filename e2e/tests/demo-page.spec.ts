@@ -1,15 +1,12 @@
 import { expect, test } from '@playwright/test';
+import { watchCsp } from '../support/csp.js';
 import { state } from '../support/env.js';
 import { captureAndConfirm, screenshot } from '../support/widget-page.js';
 
 test('the demo page runs the widget under a strict CSP and shows events, then the verdict read server-side', async ({ page }) => {
   const { api } = state();
-  const violations: string[] = [];
   await page.setExtraHTTPHeaders({ 'x-e2e-client': '192.0.2.99' });
-  await page.exposeFunction('__cspViolation', (v: string) => violations.push(v));
-  await page.addInitScript(() =>
-    document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolation(`${e.violatedDirective} ${e.blockedURI}`)),
-  );
+  const violations = await watchCsp(page);
   const response = await page.goto(`${api}/demo`);
   const csp = response!.headers()['content-security-policy']!;
   expect(csp).toContain("script-src 'self'");
@@ -34,5 +31,5 @@ test('the demo page runs the widget under a strict CSP and shows events, then th
   await screenshot(page, '16-demo-page');
   // The widget triggers nothing: its frame worker (worker-src blob:) and the face models'
   // WebAssembly ('wasm-unsafe-eval') are the policy's only grants beyond 'self'.
-  expect(violations).toEqual([]);
+  violations.expectNone();
 });

@@ -117,7 +117,7 @@ test('the whole handoff: QR on the desktop, photos on the phone, service:complet
   });
   expect(Object.keys(complete.detail).sort()).toEqual(['status', 'verificationId']);
   expect((await verdictOf(complete.detail.verificationId, tenant.keys.secretTest)).verdict).toBe('approved');
-  csp.expectNoViolations();
+  csp.expectNone();
   await mobile.context().close();
 });
 
@@ -147,7 +147,7 @@ test('a second phone is refused, and the desktop cancel revokes the link', async
   await expect(second.locator('service-widget .error-text')).toContainText('already being used on another device');
   await screenshot(second, 'handoff-05-second-phone');
   expect((await new AxeBuilder({ page: second }).analyze()).violations.map((v) => v.id)).toEqual([]);
-  csp.expectNoViolations();
+  csp.expectNone();
 
   await part(desktop, 'cancel-button').click();
   const cancelled = await waitForEvent(desktop, 'service:error');

@@ -278,7 +278,12 @@ async function startWorkers(deps: AppDeps, opts: ServiceOptions): Promise<Worker
   let pipeline = opts.pipeline;
   if (!pipeline) {
     // Child processes with a per-run budget; the run ends before the queue's expiry would start another.
-    isolated = new IsolatedPipeline({ size: concurrency, budget: pipelineBudget(config), logger });
+    isolated = new IsolatedPipeline({
+      size: concurrency,
+      budget: pipelineBudget(config),
+      rest: { afterMs: config.pipelineRestSeconds * 1000, children: config.pipelineChildrenAtRest },
+      logger,
+    });
     pipeline = isolated;
   }
   const perTenant = opts.tenantConcurrency ?? (opts.pipeline ? undefined : Math.max(1, Math.floor(concurrency / 2)));

@@ -6,6 +6,7 @@ import './pages/audit-page.js';
 import './pages/credits-page.js';
 import './pages/invite-page.js';
 import './pages/keys-page.js';
+import './pages/overview-page.js';
 import './pages/review-page.js';
 import './pages/sign-in-page.js';
 import './pages/verification-page.js';
@@ -13,13 +14,14 @@ import './pages/verifications-page.js';
 import './pages/webhooks-page.js';
 
 interface Route {
-  page: 'verifications' | 'verification' | 'review' | 'webhooks' | 'keys' | 'credits' | 'audit' | 'invite' | 'not-found';
+  page: 'overview' | 'verifications' | 'verification' | 'review' | 'webhooks' | 'keys' | 'credits' | 'audit' | 'invite' | 'not-found';
   id?: string;
 }
 
 function route(path: string): Route {
   const rest = path.replace(/^\/dashboard\/?/, '').replace(/\/+$/, '');
-  if (rest === '' || rest === 'verifications') return { page: 'verifications' };
+  if (rest === '' || rest === 'overview') return { page: 'overview' };
+  if (rest === 'verifications') return { page: 'verifications' };
   const m = /^verifications\/([^/]+)$/.exec(rest);
   if (m) return { page: 'verification', id: decodeURIComponent(m[1]!) };
   if (rest === 'review' || rest === 'webhooks' || rest === 'keys' || rest === 'credits' || rest === 'audit' || rest === 'invite') {
@@ -29,6 +31,7 @@ function route(path: string): Route {
 }
 
 const NAV: { path: string; label: string; page: Route['page']; adminOnly: boolean }[] = [
+  { path: '/dashboard/overview', label: 'Overview', page: 'overview', adminOnly: false },
   { path: '/dashboard/verifications', label: 'Verifications', page: 'verifications', adminOnly: false },
   { path: '/dashboard/review', label: 'Review', page: 'review', adminOnly: false },
   { path: '/dashboard/webhooks', label: 'Webhooks', page: 'webhooks', adminOnly: true },
@@ -95,7 +98,7 @@ export class DashboardApp extends LightElement {
   private signedIn = (e: CustomEvent<DashboardSession>) => {
     this.session = e.detail;
     setSession(e.detail);
-    if (this.route.page === 'invite') navigate('/dashboard/verifications');
+    if (this.route.page === 'invite') navigate('/dashboard/overview');
   };
 
   private async signOut() {
@@ -116,6 +119,7 @@ export class DashboardApp extends LightElement {
 
   override updated(): void {
     const titles: Record<string, string> = {
+      overview: 'Overview',
       verifications: 'Verifications',
       verification: 'Verification',
       review: 'Review',
@@ -134,6 +138,8 @@ export class DashboardApp extends LightElement {
     const forbidden = html`<h1>Not available</h1>
       <p>Your role (reviewer) gives access to verifications and the review queue only.</p>`;
     switch (r.page) {
+      case 'overview':
+        return html`<overview-page .mode=${this.mode}></overview-page>`;
       case 'verifications':
         return html`<verifications-page .mode=${this.mode}></verifications-page>`;
       case 'verification':

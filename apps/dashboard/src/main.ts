@@ -1,3 +1,5 @@
+// First: zod's jitless mode must be set before any schema is built (see zod-jitless.ts).
+import './zod-jitless.js';
 import '@awesome.me/webawesome/dist/styles/webawesome.css';
 import '@awesome.me/webawesome/dist/components/badge/badge.js';
 import '@awesome.me/webawesome/dist/components/button/button.js';

@@ -14,10 +14,28 @@ const REASONS: Record<string, string> = {
   glare: 'Glare hides part of the document.',
   low_resolution: 'An image has too few pixels to judge.',
   document_on_screen: 'The document was photographed off a screen, not held in the hand.',
+  document_inconsistent: 'The machine-readable zone and the printed fields disagree on a field.',
 };
 
 export function reasonInWords(code: string): string {
   return REASONS[code] ?? code.replace(/_/g, ' ');
+}
+
+/** A reason's short name for a chart's axis: "Name mismatch". */
+export function reasonLabel(code: string): string {
+  const words = code.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A duration in seconds as a person reads it: "850 ms", "12.4 s", "3 min 5 s", "2 h 10 min", "3 d 4 h". */
+export function duration(seconds: number | null): string {
+  if (seconds === null) return '-';
+  if (seconds < 1) return `${Math.round(seconds * 1000)} ms`;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const s = Math.round(seconds);
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
 }
 
 export const SCORE_LABELS: Record<ScoreName, string> = {

@@ -1,6 +1,7 @@
 import { verifyWebhook } from '@service/webhooks';
 import { expect, test } from '@playwright/test';
 import { state } from '../../support/env.js';
+import { watchCsp, type CspWatch } from '../../support/csp.js';
 import { checkPage, completedVerification, dashboardTenant, signIn, useTestData, type DashboardTenant } from '../../support/dashboard.js';
 import { WebhookReceiver } from '../../support/tls.js';
 import { screenshot } from '../../support/widget-page.js';
@@ -28,6 +29,14 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await receiver?.stop();
+});
+// No page of the dashboard may trip its Content-Security-Policy (a blocked eval included).
+let csp: CspWatch | undefined;
+test.beforeEach(async ({ page }) => {
+  csp = await watchCsp(page);
+});
+test.afterEach(() => {
+  csp?.expectNone();
 });
 
 const events = (type: string) => receiver.received.filter((r) => JSON.parse(r.body).type === type);

@@ -8,3 +8,4 @@ export * from './dashboard.js';
 export * from './admin-schemas.js';
 export * from './handoff.js';
 export * from './capture-quality.js';
+export * from './dashboard-overview.js';

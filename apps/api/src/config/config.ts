@@ -47,6 +47,13 @@ const envSchema = z.object({
    */
   PIPELINE_CHILDREN: z.coerce.number().int().min(1).max(64).optional(),
   /**
+   * Pipeline children kept warm once the worker has had no verification for PIPELINE_REST_SECONDS
+   * (the others are stopped; a kept child that grew is replaced by a fresh one). The first
+   * verification after rest starts the rest again. PIPELINE_CHILDREN (or more) keeps them all.
+   */
+  PIPELINE_CHILDREN_AT_REST: z.coerce.number().int().min(1).max(64).default(1),
+  PIPELINE_REST_SECONDS: z.coerce.number().int().min(1).max(86_400).default(15),
+  /**
    * The key that wraps every verification's image data key: 32 bytes, base64. Unset, a single
    * process keeps a generated one under DATA_DIR; split processes must share one, so they need it.
    */
@@ -122,6 +129,8 @@ export interface Config {
   pipelineMemoryMb: number;
   /** Unset: one per core, at least 2. */
   pipelineChildren: number | undefined;
+  pipelineChildrenAtRest: number;
+  pipelineRestSeconds: number;
   /** 32 bytes, or undefined: a single process then uses the one kept under `dataDir`. */
   blobEncryptionKey: Buffer | undefined;
   /** Earlier master keys whose wrapped data keys still open (a rotation in progress). */
@@ -186,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pipelineCpuSeconds: e.PIPELINE_CPU_SECONDS,
     pipelineMemoryMb: e.PIPELINE_MEMORY_MB,
     pipelineChildren: e.PIPELINE_CHILDREN,
+    pipelineChildrenAtRest: e.PIPELINE_CHILDREN_AT_REST,
+    pipelineRestSeconds: e.PIPELINE_REST_SECONDS,
     blobEncryptionKey: e.BLOB_ENCRYPTION_KEY ? Buffer.from(e.BLOB_ENCRYPTION_KEY, 'base64') : undefined,
     blobEncryptionKeysPrevious: (e.BLOB_ENCRYPTION_KEY_PREVIOUS ?? '')
       .split(',')

@@ -4,6 +4,7 @@ import {
   createKeyRequestSchema,
   DASHBOARD_LIMITS,
   dashboardReviewRequestSchema,
+  overviewQuerySchema,
   patchKeyRequestSchema,
   signInRequestSchema,
   verificationListQuerySchema,
@@ -25,6 +26,7 @@ import { recordReview } from '../verifications/review.js';
 import { listDeliveries, requeueDelivery, requeueFailedSince } from '../webhooks/delivery-admin.js';
 import { audit, listAudit } from './audit.js';
 import { endSession, requireRole, requireSession, sameOriginOnly, sessionCookie, signIn, type DashboardUser } from './sessions.js';
+import { overview } from './overview.js';
 import { acceptInvite } from './users.js';
 import { listVerifications, tenantVerification, verificationDetail, verificationImage } from './verifications.js';
 
@@ -99,7 +101,13 @@ export function registerDashboardApi(router: Router, deps: AppDeps): void {
     ctx.body = { accepted: true };
   });
 
-  // ------------------------------------------------------------ verifications (both roles)
+  // ------------------------------------------------------------ overview and verifications (both roles)
+  route(router, `GET ${DASHBOARD_API}/overview`, noStore, session, async (ctx) => {
+    const u = user(ctx);
+    const q = query(ctx, overviewQuerySchema);
+    ctx.body = { ...(await overview(deps, u.tenantId, q.mode, q.days, { deliveries: u.role === 'admin' })) };
+  });
+
   route(router, `GET ${DASHBOARD_API}/verifications`, noStore, session, async (ctx) => {
     const q = query(ctx, verificationListQuerySchema);
     ctx.body = { ...(await listVerifications(deps, user(ctx).tenantId, q)) };

@@ -5,6 +5,7 @@ import * as m002 from './migrations/002_dashboard.js';
 import * as m003 from './migrations/003_blob_data_keys.js';
 import * as m004 from './migrations/004_retention.js';
 import * as m005 from './migrations/005_handoff.js';
+import * as m006 from './migrations/006_overview.js';
 
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '003_blob_data_keys': m003,
   '004_retention': m004,
   '005_handoff': m005,
+  '006_overview': m006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

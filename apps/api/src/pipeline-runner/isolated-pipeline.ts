@@ -33,10 +33,31 @@ export interface IsolatedPipelineOptions {
   recycleRssBytes?: number;
   /** Children started at once, the rest on demand (default all: a job never waits for models to load). */
   prewarm?: number;
+  /**
+   * At rest (no run and none waiting for `afterMs`), keep `children` warm and fresh: the others are
+   * stopped, and a kept child that grew (over its size when ready plus `growthBytes`) is replaced
+   * by a fresh one, which takes over once its models are loaded. The first run after rest starts
+   * the pool back to `size`. Unset: every child stays as it is.
+   */
+  rest?: RestPolicy;
   logger?: Pick<Logger, 'warn' | 'error' | 'info'>;
   /** How often budgets are checked. */
   pollMs?: number;
 }
+
+export interface RestPolicy {
+  afterMs: number;
+  children: number;
+  /** A kept child larger than it was when ready by more than this is replaced (default REST_GROWTH_BYTES). */
+  growthBytes?: number;
+}
+
+/**
+ * A child kept at rest is replaced when it holds more than this above its size when it was ready:
+ * what its heaps and allocator kept of the work (a child grows by 100-200 MB over its first runs
+ * and keeps it), not the few MB a single light run leaves.
+ */
+export const REST_GROWTH_BYTES = 48 * 1024 * 1024;
 
 /** The pipeline had no child free (or none started) before the job's deadline: try again later. */
 export class PipelineUnavailableError extends Error {}
@@ -107,12 +128,17 @@ class Child {
   /** Killed and not yet gone: never handed a run (its 'exit' would end that run as a crash). */
   retiring = false;
   fatal: string | null = null;
+  /** Resident set (with its OCR engines) when its models were loaded: what a fresh child holds. */
+  readyRss = 0;
+  /** Replaced at rest while it had a run: stopped when the run ends. */
+  retireAfterRun = false;
   readonly whenReady: Promise<boolean>;
   constructor(readonly proc: ChildProcess) {
     this.whenReady = new Promise((resolve) => {
       proc.on('message', (m: FromChild) => {
         if (m.type === 'ready') {
           this.ready = true;
+          this.readyRss = processUsage(this.pid)?.rssBytes ?? 0;
           resolve(true);
         } else if (m.type === 'fatal') this.fatal = m.message;
         else if (this.run && m.runId === this.run.runId) {
@@ -159,7 +185,10 @@ export class IsolatedPipeline implements VerificationPipeline {
   private readonly waiters: { resolve: (c: Child) => void; reject: (err: Error) => void }[] = [];
   private nextRunId = 1;
   private stopped = false;
-  private readonly opts: Required<Omit<IsolatedPipelineOptions, 'logger'>> & Pick<IsolatedPipelineOptions, 'logger'>;
+  /** Children kept alive: `size` while working, `rest.children` at rest. */
+  private target: number;
+  private restTimer: NodeJS.Timeout | null = null;
+  private readonly opts: Required<Omit<IsolatedPipelineOptions, 'logger' | 'rest'>> & Pick<IsolatedPipelineOptions, 'logger' | 'rest'>;
 
   constructor(opts: IsolatedPipelineOptions) {
     this.opts = {
@@ -169,7 +198,8 @@ export class IsolatedPipeline implements VerificationPipeline {
       pollMs: 100,
       ...opts,
     };
-    for (let i = 0; i < Math.min(this.opts.prewarm, this.opts.size); i++) this.spawn();
+    this.target = Math.min(this.opts.prewarm, this.opts.size);
+    for (let i = 0; i < this.target; i++) this.spawn();
   }
 
   /** Children with their models loaded and no run. */
@@ -275,7 +305,9 @@ export class IsolatedPipeline implements VerificationPipeline {
     const child = new Child(proc);
     this.children.add(child);
     void child.whenReady.then((ok) => {
-      if (ok) this.handOver(child);
+      if (!ok) return;
+      this.handOver(child);
+      this.restSoon();
     });
     proc.once('exit', () => {
       this.children.delete(child);
@@ -283,7 +315,7 @@ export class IsolatedPipeline implements VerificationPipeline {
         this.opts.logger?.error({ err: { message: child.fatal ?? 'exited' } }, 'pipeline: child failed to start');
         // Waiters keep waiting (until their deadline); try again shortly rather than in a loop.
         setTimeout(() => this.fillForWaiters(), 2_000).unref();
-      } else if (!this.stopped && this.children.size < this.opts.prewarm) {
+      } else if (!this.stopped && this.alive().length < this.target) {
         // Keep the warm pool full: a replacement loads its models before the next job needs it.
         this.spawn();
       } else this.fillForWaiters();
@@ -310,6 +342,7 @@ export class IsolatedPipeline implements VerificationPipeline {
 
   private acquire(deadline: number): Promise<Child> {
     if (this.stopped) return Promise.reject(new PipelineUnavailableError('pipeline stopped'));
+    this.wake();
     const idle = [...this.children].find((c) => c.idle);
     if (idle) {
       idle.run = { runId: 0, settle: () => {} };
@@ -343,16 +376,75 @@ export class IsolatedPipeline implements VerificationPipeline {
     child.run = null;
     if (child.exited) return;
     const rss = processUsage(child.pid)?.rssBytes ?? 0;
-    if (rss > this.opts.recycleRssBytes) {
+    if (rss > this.opts.recycleRssBytes || child.retireAfterRun) {
       // Native heaps (wasm, glib) rarely shrink: a fresh child is the way memory comes back.
       child.kill();
       return;
     }
     this.handOver(child);
+    this.restSoon();
+  }
+
+  /** Children neither gone nor being stopped. */
+  private alive(): Child[] {
+    return [...this.children].filter((c) => !c.exited && !c.retiring);
+  }
+
+  /** No run, none reserved, none waiting. */
+  private quiet(): boolean {
+    return this.waiters.length === 0 && [...this.children].every((c) => !c.run);
+  }
+
+  /** (Re)starts the rest timer once the pool is quiet. */
+  private restSoon(): void {
+    const rest = this.opts.rest;
+    if (!rest || this.stopped || !this.quiet()) return;
+    if (this.restTimer) clearTimeout(this.restTimer);
+    this.restTimer = setTimeout(() => this.rest(), rest.afterMs);
+    this.restTimer.unref();
+  }
+
+  /** A run is wanted: back to `size` children, loading at once (the first run takes a warm one). */
+  private wake(): void {
+    if (this.restTimer) clearTimeout(this.restTimer);
+    this.restTimer = null;
+    if (this.target >= this.opts.size) return;
+    this.target = this.opts.size;
+    for (let i = this.alive().length; i < this.target; i++) this.spawn();
+  }
+
+  /**
+   * At rest: stop the children beyond `rest.children` (the largest first), and replace each kept
+   * child that grew by a fresh one, the grown one serving until the fresh one is ready.
+   */
+  private rest(): void {
+    const rest = this.opts.rest;
+    this.restTimer = null;
+    if (!rest || this.stopped || !this.quiet()) return;
+    const ready = this.alive().filter((c) => c.ready);
+    if (ready.length < this.alive().length) return this.restSoon(); // still starting: look again later
+    this.target = Math.min(this.target, Math.max(1, rest.children));
+    const bySize = ready.map((c) => ({ c, rss: processUsage(c.pid)?.rssBytes ?? 0 })).sort((a, b) => a.rss - b.rss);
+    for (const { c } of bySize.slice(this.target)) c.kill();
+    const growth = rest.growthBytes ?? REST_GROWTH_BYTES;
+    for (const { c, rss } of bySize.slice(0, this.target)) {
+      if (c.readyRss === 0 || rss <= c.readyRss + growth) continue;
+      this.opts.logger?.info(
+        { rssMb: Math.round(rss / 2 ** 20), readyMb: Math.round(c.readyRss / 2 ** 20) },
+        'pipeline: at rest, a grown child replaced by a fresh one',
+      );
+      const fresh = this.spawn();
+      void fresh.whenReady.then((ok) => {
+        if (!ok || c.exited) return;
+        if (c.run) c.retireAfterRun = true;
+        else c.kill();
+      });
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.restTimer) clearTimeout(this.restTimer);
     for (const w of this.waiters.splice(0)) w.reject(new PipelineUnavailableError('pipeline stopped'));
     const exits = [...this.children].map((c) => new Promise<void>((r) => (c.exited ? r() : c.proc.once('exit', () => r()))));
     for (const c of this.children) c.kill();

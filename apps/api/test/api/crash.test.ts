@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api } from '../helpers/api-client.js';
 import { killHard, runToExit, spawnService, type SpawnedService } from '../helpers/spawn-service.js';
 import { ADMIN_TOKEN, BACKEND, CLIENT_IP_HEADER, createTestDatabase, TEST_BLOB_ENCRYPTION_KEY } from '../helpers/test-service.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 let dataDir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
@@ -63,7 +64,7 @@ describe('an accepted submit survives kill -9', () => {
   }, 150_000);
 });
 
-describe.runIf(BACKEND === 'embedded')('embedded database lock', () => {
+describe('embedded database lock', onlyIf(BACKEND === 'embedded', 'the embedded database only (the TEST_BACKEND=embedded pass)'), () => {
   it('a second process on the same DATA_DIR fails with a clear error', async () => {
     if (running) await killHard(running);
     running = await spawnService(baseEnv());

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, bearer, call, expectErrorShape, reason, type TenantKeys } from '../helpers/api-client.js';
 import { DashboardClient, dashboardUser } from '../helpers/dashboard-client.js';
-import { PermanentPipelineError } from '../../src/pipeline/pipeline.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { FAILING_PIPELINE, startTestService, type TestService } from '../helpers/test-service.js';
 
 // API tests of the dashboard's security model over HTTP (decisions.md "Dashboard"): sessions,
 // cookie flags, CSRF, lockout, roles and tenant isolation. Test-mode names force verdicts, so no
@@ -22,11 +21,7 @@ beforeAll(async () => {
   svc = await startTestService(
     {},
     {
-      pipeline: {
-        run: async () => {
-          throw new PermanentPipelineError('pipeline_error', 'the pipeline failed');
-        },
-      },
+      pipeline: FAILING_PIPELINE,
     },
   );
   api = new Api(svc.url);

@@ -5,6 +5,7 @@ import { killHard, runToExit, spawnService, type SpawnedService } from '../helpe
 import { ADMIN_TOKEN, BACKEND, CLIENT_IP_HEADER, TEST_BLOB_ENCRYPTION_KEY } from '../helpers/test-service.js';
 import { ThrowawayPostgres, canRunThrowawayPostgres } from '../helpers/throwaway-postgres.js';
 import { VerificationLoad } from '../helpers/verification-load.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 /**
  * The database goes away under load, for real: a PostgreSQL cluster of this test's own (never the
@@ -13,9 +14,14 @@ import { VerificationLoad } from '../helpers/verification-load.js';
  * exit, no request may get a 500 or hang, each recovers within 5 s, and every accepted submit
  * reaches its verdict and its webhook.
  */
-// Part of `npm test` on PostgreSQL (about 95 s). The embedded pass skips it: PGlite runs inside
-// the process and has no server to restart.
-const enabled = BACKEND === 'postgres' && canRunThrowawayPostgres;
+// Part of `npm test` on PostgreSQL (about 95 s), run alone after the other files (vitest.config.ts).
+// The embedded pass skips it: PGlite runs inside the process and has no server to restart. A
+// machine without PostgreSQL's server binaries skips it with that reason, except CI, which fails.
+const enabled = BACKEND === 'postgres' && (canRunThrowawayPostgres || process.env.CI === 'true');
+const why =
+  BACKEND === 'postgres'
+    ? 'PostgreSQL server binaries (initdb, pg_ctl; TEST_POSTGRES_BIN) not found here (CI fails instead)'
+    : 'PostgreSQL only (PGlite has no server to restart)';
 /** Test-mode verifications per second, per deployment. */
 const RATE = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,6 +55,7 @@ async function spawn(name: string, e: Record<string, string>, onOutput?: (all: s
 
 beforeAll(async () => {
   if (!enabled) return;
+  if (!canRunThrowawayPostgres) throw new Error(`CI: ${why}`);
   cluster = await ThrowawayPostgres.create();
   receiver = await new HttpsReceiver().start();
 }, 60_000);
@@ -62,7 +69,7 @@ afterAll(async () => {
   await cluster?.destroy();
 }, 60_000);
 
-describe.runIf(enabled)('the database goes away under load', () => {
+describe('the database goes away under load', onlyIf(enabled, why), () => {
   it('restart, 20 s stop and pause: no exit, no 500, recovery within 5 s, nothing lost', async () => {
     const pgc = cluster!;
     const single = await spawn('single', env(await pgc.createDatabase('outage_single')));
@@ -187,7 +194,7 @@ describe.runIf(enabled)('the database goes away under load', () => {
         expect(seconds, `${name} webhooks after ${outage}`).not.toBeNull();
       }
     }
-  }, 300_000);
+  });
 
   it('a start with the database down waits for it, logging each try without the password', async () => {
     const pgc = cluster!;

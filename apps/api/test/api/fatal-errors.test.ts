@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit } from '../helpers/spawn-service.js';
 import { ADMIN_TOKEN, BACKEND, createTestDatabase, TEST_BLOB_ENCRYPTION_KEY } from '../helpers/test-service.js';
+import { onlyIf } from '../helpers/only-if.js';
 
 let dir: string;
 let database: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
@@ -41,7 +42,7 @@ afterAll(async () => {
 
 // The API role: a worker loads the tfjs wasm backend, whose own handlers rethrow (exit 7) until
 // the pipeline runs in a process of its own; the embedded database allows no split.
-describe.runIf(BACKEND === 'postgres')('an error nobody handled', () => {
+describe('an error nobody handled', onlyIf(BACKEND === 'postgres', 'PostgreSQL only (a connection to break)'), () => {
   it('a lost database connection is survived; a bug exits 1 with its cause logged and flushed', async () => {
     const r = await runToExit({
       DATA_DIR: path.join(dir, 'data'),

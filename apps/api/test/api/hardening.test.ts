@@ -136,8 +136,9 @@ describe('logs of requests that go wrong on the client side', () => {
     expect(out).toMatch(/^HTTP\/1.1 400/);
     const body = JSON.parse(out.slice(out.indexOf('\r\n\r\n') + 4)) as { error: string; requestId: string };
     expect(body.error).toBe('invalid_body');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(lines.find((l) => l.requestId === body.requestId)).toMatchObject({ msg: 'malformed HTTP request', status: 400 });
+    await expect
+      .poll(() => lines.find((l) => l.requestId === body.requestId))
+      .toMatchObject({ msg: 'malformed HTTP request', status: 400 });
   });
 });
 

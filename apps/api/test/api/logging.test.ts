@@ -33,7 +33,8 @@ describe('request logs', () => {
     await api.submit(t.keys.secretTest, init.body);
     await api.result(t.keys.secretTest, init.body.verificationId);
     await call(svc.url, 'POST', '/v1/verify/init', { headers: bearer('qv_pub_' + 'S'.repeat(30)), json: {} });
-    await new Promise((r) => setTimeout(r, 200));
+    // Lines are written after each answer is sent: wait for the six requests' lines.
+    await expect.poll(() => lines.filter((l) => (JSON.parse(l) as { msg?: string }).msg === 'request').length).toBeGreaterThanOrEqual(6);
 
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     const byRoute = (route: string) => requests.filter((r) => r.route === route);

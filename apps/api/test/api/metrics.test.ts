@@ -30,7 +30,9 @@ describe('metrics', () => {
     const init = await api.prepared(t.keys.publishableTest, { submittedFullName: 'Test Approve' });
     expect((await api.submit(t.keys.secretTest, init)).status).toBe(202);
     await api.waitForStatus(t.keys.secretTest, init.verificationId, ['completed']);
-    await new Promise((r) => setTimeout(r, 300));
+    // The job's duration is recorded when its handler returns, just after the status is written.
+    const jobDone = /^service_job_duration_seconds_count\{queue="verification-process",outcome="ok"\}/;
+    await expect.poll(async () => sample(await scrape(), jobDone) ?? 0).toBeGreaterThanOrEqual(1);
     const text = await scrape();
     expect(sample(text, /^service_http_requests_total\{method="POST",route="\/v1\/verify\/init",status="200"\}/)).toBeGreaterThanOrEqual(1);
     expect(

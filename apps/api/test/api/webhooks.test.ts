@@ -3,8 +3,7 @@ import { webhookEventSchema } from '@service/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Api, type TenantKeys } from '../helpers/api-client.js';
 import { HttpsReceiver } from '../helpers/https-receiver.js';
-import { PermanentPipelineError } from '../../src/pipeline/pipeline.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { FAILING_PIPELINE, startTestService, type TestService } from '../helpers/test-service.js';
 
 const SECRET = 'receiver-secret-0123456789abcdef';
 let svc: TestService;
@@ -20,11 +19,7 @@ beforeAll(async () => {
     { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
     {
       delivery: { retryDelaysSeconds: [1, 1, 1, 1], timeoutMs: 1500 },
-      pipeline: {
-        run: async () => {
-          throw new PermanentPipelineError('pipeline_error', 'the pipeline failed');
-        },
-      },
+      pipeline: FAILING_PIPELINE,
     },
   );
   api = new Api(svc.url);

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { loadConfig } from '../../src/config/config.js';
 import { OffsetClock } from '../../src/db/clock.js';
 import { createLogger } from '../../src/http/logger.js';
+import { PermanentPipelineError, type VerificationPipeline } from '../../src/pipeline/pipeline.js';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -78,3 +79,13 @@ export async function startTestService(env: Record<string, string> = {}, opts: S
     },
   };
 }
+
+/**
+ * A pipeline that fails every run for good: for suites whose verifications are test-mode (their
+ * typed names force the verdict), so no vision model is loaded and a live one ends `failed`.
+ */
+export const FAILING_PIPELINE: VerificationPipeline = {
+  run: async () => {
+    throw new PermanentPipelineError('pipeline_error', 'the pipeline failed');
+  },
+};

@@ -90,6 +90,16 @@ describe('configuration', () => {
     expect(loadConfig({ PIPELINE_CHILDREN: '6' }).pipelineChildren).toBe(6);
     for (const bad of ['0', '2.5', 'four', '65']) expect(() => loadConfig({ PIPELINE_CHILDREN: bad })).toThrow(/PIPELINE_CHILDREN/);
   });
+  it('reads the pipeline at rest: one child kept after 15 s without a verification, by default', () => {
+    expect(loadConfig({})).toMatchObject({ pipelineChildrenAtRest: 1, pipelineRestSeconds: 15 });
+    expect(loadConfig({ PIPELINE_CHILDREN_AT_REST: '2', PIPELINE_REST_SECONDS: '60' })).toMatchObject({
+      pipelineChildrenAtRest: 2,
+      pipelineRestSeconds: 60,
+    });
+    for (const bad of ['0', '1.5', 'all'])
+      expect(() => loadConfig({ PIPELINE_CHILDREN_AT_REST: bad })).toThrow(/PIPELINE_CHILDREN_AT_REST/);
+    expect(() => loadConfig({ PIPELINE_REST_SECONDS: '0' })).toThrow(/PIPELINE_REST_SECONDS/);
+  });
   it('checks OCR_ENGINE and FACE_RUNTIME at start (auto, native or wasm)', () => {
     expect(() => loadConfig({ OCR_ENGINE: 'native', FACE_RUNTIME: 'wasm' })).not.toThrow();
     expect(() => loadConfig({ FACE_RUNTIME: 'gpu' })).toThrow(/FACE_RUNTIME/);

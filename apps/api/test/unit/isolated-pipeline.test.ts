@@ -40,7 +40,9 @@ describe('isolated pipeline (child processes with a budget)', () => {
   it('a run is told whether it is alone (its pipeline may then read ahead on idle cores); one beside another is not', async () => {
     expect(await pipeline.run(request('hints'), images)).toMatchObject({ reasons: ['alone:true'] });
     const first = pipeline.run(request('hints'), images);
-    await new Promise((r) => setTimeout(r, 100));
+    // The first run is sent to its child once its (already resolved) hand-over has run: a turn of
+    // the event loop, after which the second sees it working.
+    await new Promise((r) => setImmediate(r));
     const second = pipeline.run(request('hints'), images);
     expect((await first).reasons).toEqual(['alone:true']);
     expect((await second).reasons).toEqual(['alone:false']);
@@ -127,6 +129,54 @@ describe('isolated pipeline (child processes with a budget)', () => {
       }
     } finally {
       await small.stop();
+    }
+  }, 120_000);
+
+  it('at rest keeps one child, the smallest; a run wakes the pool back to its size', async () => {
+    const pool = new IsolatedPipeline({
+      size: 2,
+      moduleUrl: MODULE,
+      budget: { wallMs: 10_000, cpuMs: 5_000, memoryBytes: 1024 * 1024 * 1024 },
+      rest: { afterMs: 300, children: 1 },
+    });
+    try {
+      // Both start warm; once quiet for 300 ms, one is stopped.
+      await expect.poll(() => pool.pids().length, { timeout: 30_000 }).toBe(1);
+      const kept = pool.pids()[0]!;
+      // A run wakes the pool: it gets the warm child at once, and the second starts loading.
+      expect(await pool.run(request('grow'), images)).toMatchObject({ verdict: 'approved' });
+      expect(pool.pids().length).toBe(2);
+      // At rest again: the grown child (192 MB more) is the one stopped.
+      await expect.poll(() => pool.pids().length, { timeout: 30_000 }).toBe(1);
+      expect(pool.pids()).not.toContain(kept);
+      // Two at once after rest: both served.
+      const both = await Promise.all([pool.run(request('hints'), images), pool.run(request('hints'), images)]);
+      expect(both.map((o) => o.verdict)).toEqual(['approved', 'approved']);
+    } finally {
+      await pool.stop();
+    }
+  }, 120_000);
+
+  it('at rest a kept child that grew is replaced by a fresh one, which takes over once ready', async () => {
+    const pool = new IsolatedPipeline({
+      size: 1,
+      moduleUrl: MODULE,
+      budget: { wallMs: 10_000, cpuMs: 5_000, memoryBytes: 1024 * 1024 * 1024 },
+      rest: { afterMs: 300, children: 1, growthBytes: 64 * 1024 * 1024 },
+    });
+    try {
+      await expect.poll(() => pool.idleCount(), { timeout: 30_000 }).toBe(1);
+      const grown = pool.pids()[0]!;
+      const before = processUsage(grown)!.rssBytes;
+      expect(await pool.run(request('grow'), images)).toMatchObject({ verdict: 'approved' });
+      expect(processUsage(grown)!.rssBytes - before).toBeGreaterThan(64 * 1024 * 1024);
+      await expect.poll(() => pool.pids(), { timeout: 30_000 }).not.toContain(grown);
+      expect(pool.pids()).toHaveLength(1);
+      const fresh = pool.pids()[0]!;
+      expect(processUsage(fresh)!.rssBytes).toBeLessThan(before + 64 * 1024 * 1024);
+      expect(await pool.run(request('ok'), images)).toMatchObject({ verdict: 'approved' });
+    } finally {
+      await pool.stop();
     }
   }, 120_000);
 
