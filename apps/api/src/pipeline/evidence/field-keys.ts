@@ -1,4 +1,6 @@
-import { foldTransliteration, icaoTransliteration } from '../score/name-match.js';
+import { editDistance, foldTransliteration, icaoTransliteration } from '../score/name-match.js';
+
+export { editDistance };
 import type { FieldName } from './candidates.js';
 
 /**
@@ -38,23 +40,6 @@ export const lookAlikeForm = (s: string): string =>
 export function misreadingOf(a: string, b: string): boolean {
   const allowed = Math.min(3, Math.floor(Math.max(a.length, b.length) / 4));
   return allowed > 0 && editDistance(a, b, allowed) <= allowed;
-}
-
-/** Levenshtein distance, stopping past `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      rowMin = Math.min(rowMin, cur[j]!);
-    }
-    if (rowMin > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** Whether `cut` is `whole` with one to three letters lost at its start or its end, four or more kept. */

@@ -167,7 +167,7 @@ function joinedForms(run: Token[]): { exact: Set<string>; folded: Set<string> } 
 const intersects = (a: Set<string>, b: Set<string>) => [...a].some((x) => b.has(x));
 
 /** Levenshtein distance, stopping early once it exceeds `max`. */
-function editDistance(a: string, b: string, max: number): number {
+export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -85,7 +85,10 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
     if (look.zone && isComplete(look.zone)) break;
   }
   // A zone held only once look-alikes were swapped is read on: the print shows which characters the document prints.
-  const zoneSettles = (e: DocumentEvidence) => e.zone !== null && isComplete(e.zone) && e.zone.nameSure && e.zone.repairs === 0 && done(e);
+  // A zone whose name is reported (sure, or with one lesser sign) and agrees with the claim needs
+  // no print either: the claim bears out what the zone read.
+  const zoneSettles = (e: DocumentEvidence) =>
+    e.zone !== null && isComplete(e.zone) && e.zone.repairs === 0 && e.fields.surname.value !== null && done(e);
   if (zoneSettles(evidence())) return { evidence: evidence(), zoneSeen };
   for (const [kind, way] of PRINTED_STEPS) {
     if (kind !== 'side' && !(await d.photoUsable)) break;
@@ -100,20 +103,21 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
   return { evidence: evidence(), zoneSeen };
 }
 
-/** The name confirmed by readings that agree (or a check): surname and given names both past `FUSE_TUNING.confirmLine`. */
+/** The name confirmed by readings that agree: its surname past `FUSE_TUNING.confirmLine` (two readings, or a sure zone and print). */
 export function nameConfirmed(e: DocumentEvidence): boolean {
-  const { surname, givenNames } = e.fields;
-  return surname.confidence >= FUSE_TUNING.confirmLine && givenNames.value !== null && givenNames.confidence >= FUSE_TUNING.confirmLine;
+  return e.fields.surname.confidence >= FUSE_TUNING.confirmLine;
 }
 
 /**
- * The fields a verdict needs are read: the name, the number, the birth date and the expiry, with
- * no doubt about the expiry. A past expiry must be borne out (its check digit, or two readings):
- * one misread digit of a valid date would otherwise reject a user.
+ * The fields a verdict needs are read: the name, the expiry (validity is never judged unseen) and
+ * the number or the birth date (what identifies the document), with no doubt about the expiry. A
+ * past expiry must be borne out (its check digit, or two readings): one misread digit of a valid
+ * date would otherwise reject a user.
  */
 export function settled(e: DocumentEvidence, today: string): boolean {
   const f = e.fields;
-  if (e.expiryInDoubt || [f.surname, f.documentNumber, f.dateOfBirth, f.expiryDate].some((x) => x.value === null)) return false;
+  if (e.expiryInDoubt || f.surname.value === null || f.expiryDate.value === null) return false;
+  if (f.documentNumber.value === null && f.dateOfBirth.value === null) return false;
   return f.expiryDate.value! >= today || f.expiryDate.checked || new Set(f.expiryDate.sources.map((s) => s.reading)).size >= 2;
 }
 

@@ -34,7 +34,7 @@ export interface LayoutTable {
   numberContinues?: Span;
 }
 
-export const LAYOUTS: Record<ZoneLayout, LayoutTable> = {
+const ICAO_LAYOUTS = {
   TD1: {
     lines: 3,
     width: 30,
@@ -97,31 +97,6 @@ export const LAYOUTS: Record<ZoneLayout, LayoutTable> = {
       check: [1, 43, 1],
     },
   },
-  // Visas: the passport's and TD2's fields without the composite check digit.
-  'MRV-A': {
-    lines: 2,
-    width: 44,
-    documentCode: [0, 0, 2],
-    issuingState: [0, 2, 3],
-    name: [0, 5, 39],
-    documentNumber: { value: [1, 0, 9], check: [1, 9, 1] },
-    nationality: [1, 10, 3],
-    dateOfBirth: { value: [1, 13, 6], check: [1, 19, 1] },
-    sex: [1, 20, 1],
-    expiryDate: { value: [1, 21, 6], check: [1, 27, 1] },
-  },
-  'MRV-B': {
-    lines: 2,
-    width: 36,
-    documentCode: [0, 0, 2],
-    issuingState: [0, 2, 3],
-    name: [0, 5, 31],
-    documentNumber: { value: [1, 0, 9], check: [1, 9, 1] },
-    nationality: [1, 10, 3],
-    dateOfBirth: { value: [1, 13, 6], check: [1, 19, 1] },
-    sex: [1, 20, 1],
-    expiryDate: { value: [1, 21, 6], check: [1, 27, 1] },
-  },
   // The French identity card issued until 2021: surname on the first line, a 12-character number
   // and the given names on the second, no expiry and no nationality in the zone.
   'FR-ID': {
@@ -142,6 +117,15 @@ export const LAYOUTS: Record<ZoneLayout, LayoutTable> = {
       check: [1, 35, 1],
     },
   },
+} satisfies Record<Exclude<ZoneLayout, 'MRV-A' | 'MRV-B'>, LayoutTable>;
+
+/** A layout without its composite check digit: a visa is the passport's (MRV-A) or TD2 card's (MRV-B) zone so. */
+const withoutComposite = ({ composite: _, ...t }: LayoutTable): LayoutTable => t;
+
+export const LAYOUTS: Record<ZoneLayout, LayoutTable> = {
+  ...ICAO_LAYOUTS,
+  'MRV-A': withoutComposite(ICAO_LAYOUTS.TD3),
+  'MRV-B': withoutComposite(ICAO_LAYOUTS.TD2),
 };
 
 /**
