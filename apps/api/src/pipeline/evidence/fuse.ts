@@ -17,6 +17,8 @@ export interface FusedField {
   checked: boolean;
   /** Readings that read it. */
   sources: Source[];
+  /** Another value was read surely enough to be reported too: the readings disagree on this field. */
+  contested: boolean;
 }
 
 /** Everything read of a document, fused: the evidence the scores are computed from. */
@@ -76,7 +78,7 @@ export function fuse(readings: Readings, today: string): DocumentEvidence {
     if (expiryInDoubt) fields.expiryDate = { ...fields.expiryDate, value: null };
     else if (fields.expiryDate.value === null) {
       const agreed = expiryAgreedWithoutIssue(pages.map((p) => p.dates));
-      if (agreed) fields.expiryDate = { value: agreed, confidence: FUSE_TUNING.reportLine, checked: false, sources: [] };
+      if (agreed) fields.expiryDate = { value: agreed, confidence: FUSE_TUNING.reportLine, checked: false, sources: [], contested: false };
     }
   }
   const zone = [...readings.zones].sort((a, b) => zoneRank(b.zone) - zoneRank(a.zone))[0]?.zone ?? null;
@@ -89,7 +91,7 @@ export function fuse(readings: Readings, today: string): DocumentEvidence {
   };
 }
 
-const NOTHING: FusedField = { value: null, confidence: 0, checked: false, sources: [] };
+const NOTHING: FusedField = { value: null, confidence: 0, checked: false, sources: [], contested: false };
 
 interface Group {
   key: string;
@@ -128,6 +130,7 @@ function fuseField(field: FieldName, candidates: readonly Candidate[]): FusedFie
     confidence: best.confidence,
     checked: best.checked,
     sources: best.candidates.map((c) => c.source),
+    contested: groups.some((g) => g !== best && g.confidence >= FUSE_TUNING.reportLine),
   };
 }
 

@@ -103,9 +103,13 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
   return { evidence: evidence(), zoneSeen };
 }
 
-/** The name confirmed by readings that agree: its surname past `FUSE_TUNING.confirmLine` (two readings, or a sure zone and print). */
+/**
+ * The name confirmed by readings that agree: its surname past `FUSE_TUNING.confirmLine` (two
+ * readings, or a sure zone and print), and its given names not read two ways surely (a zone's
+ * garbled under a glare spot, the print's whole: a reading more decides).
+ */
 export function nameConfirmed(e: DocumentEvidence): boolean {
-  return e.fields.surname.confidence >= FUSE_TUNING.confirmLine;
+  return e.fields.surname.confidence >= FUSE_TUNING.confirmLine && !e.fields.givenNames.contested;
 }
 
 /**
