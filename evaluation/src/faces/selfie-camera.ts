@@ -8,62 +8,10 @@
  */
 import sharp from 'sharp';
 import { ASPECT, renderDocument, type DocumentData } from '@service/fixtures/documents';
-import {
-  cameraEffects,
-  documentQuad,
-  photographDocument,
-  rawInput,
-  toRaw,
-  type Background,
-  type CaptureParams,
-} from '@service/fixtures/capture';
+import { cameraEffects, documentQuad, photographDocument, rawInput, toRaw } from '@service/fixtures/capture';
 import { drawSelfieParams } from '@service/fixtures/selfies';
-import { MIN_DOCUMENT_PIXELS } from '@service/fixtures/eval-set';
+import { drawCapture } from '@service/fixtures/eval-set';
 import type { Rng } from '@service/fixtures/random';
-
-/** The synthetic set's camera frames and weights (tools/fixtures eval-set.ts, not exported there). */
-const FRAMES: readonly (readonly [[number, number], number])[] = [
-  [[640, 480], 2],
-  [[1280, 720], 2],
-  [[1280, 960], 2],
-  [[1600, 1200], 2],
-  [[1920, 1080], 3],
-  [[2048, 1536], 2],
-  [[2592, 1944], 2],
-  [[3264, 2448], 2],
-  [[4000, 3000], 1],
-  [[4032, 3024], 2],
-];
-
-/** A document capture drawn as the synthetic set draws one (its drawCapture). */
-export function drawCapture(rng: Rng, aspect: number): CaptureParams {
-  let [frameW, frameH] = rng.weighted(FRAMES);
-  if (rng.chance(0.25)) [frameW, frameH] = [frameH, frameW];
-  const p: CaptureParams = {
-    frameW,
-    frameH,
-    fill: rng.range(0.45, 0.95),
-    rotation: rng.range(-12, 12),
-    tilt: rng.range(0, 15),
-    tiltAxis: rng.range(0, 180),
-    offset: [rng.range(-1, 1), rng.range(-1, 1)],
-    background: rng.weighted<Background>([
-      ['desk', 3],
-      ['hand', 2],
-      ['fabric', 2],
-    ]),
-    lightFalloff: rng.chance(0.6) ? rng.range(0.05, 0.35) : 0,
-    shadow: rng.chance(0.3),
-    glare: rng.chance(0.3) ? 'spot' : 'none',
-    exposure: rng.range(0.85, 1.1),
-    defocus: 0,
-    noise: rng.range(1.5, 8),
-    quality: rng.int(55, 95),
-  };
-  for (let k = 0; k < 20 && documentQuad(aspect, p).drawWidth < MIN_DOCUMENT_PIXELS && p.fill < 0.95; k++)
-    p.fill = Math.min(0.95, p.fill + 0.05);
-  return p;
-}
 
 /** The document rendered at the width it is drawn in the frame and photographed: a JPEG. */
 export async function photographedDocument(rng: Rng, data: DocumentData): Promise<Buffer> {
