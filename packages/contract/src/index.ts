@@ -4,6 +4,7 @@ export * from './roles.js';
 export * from './schemas.js';
 export * from './image-measures.js';
 export * from './geometry.js';
+export * from './edge-lines.js';
 export * from './dashboard.js';
 export * from './admin-schemas.js';
 export * from './handoff.js';

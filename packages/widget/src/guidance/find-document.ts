@@ -1,3 +1,4 @@
+import { angleBetween, convex, meet as meetAt, segmentSupport as edgeSupport, signedDistance } from '@service/contract';
 import type { Grey } from './document-measures.js';
 
 /**
@@ -160,30 +161,9 @@ function cornersOf([top, right, bottom, left]: Line[], w: number, h: number): Po
   return aspect >= MIN_ASPECT && aspect <= MAX_ASPECT ? quad : null;
 }
 
-/** Pixels of the segment a-b (on line l) with an edge pixel of its direction within a pixel and a half. */
-function segmentSupport(edges: number[][], l: Line, a: Point, b: Point): number {
-  const c = Math.cos(l.angle);
-  const s = Math.sin(l.angle);
-  const angles = 360 / ANGLE_STEP;
-  const bin = Math.round((l.angle * 180) / Math.PI / ANGLE_STEP) % angles;
-  const ta = -a[0] * s + a[1] * c;
-  const tb = -b[0] * s + b[1] * c;
-  const t0 = Math.min(ta, tb);
-  const covered = new Uint8Array(Math.max(1, Math.ceil(Math.abs(tb - ta)) + 1));
-  for (let d = -2; d <= 2; d++) {
-    const near = edges[(bin + d + angles) % angles]!;
-    for (let i = 0; i < near.length; i += 2) {
-      const x = near[i]!;
-      const y = near[i + 1]!;
-      if (Math.abs(x * c + y * s - l.rho) > 1.5) continue;
-      const t = -x * s + y * c - t0;
-      if (t >= 0 && t < covered.length) covered[Math.floor(t)] = 1;
-    }
-  }
-  let n = 0;
-  for (const v of covered) n += v;
-  return n;
-}
+/** Pixels of the segment a-b of line l covered by edge pixels of its direction (bins two either side count). */
+const segmentSupport = (edges: number[][], l: Line, a: Point, b: Point): number =>
+  edgeSupport(edges, l, a, b, { angleStep: ANGLE_STEP, spread: 2 });
 
 /** Edge pixels inside the quad (shrunk by a tenth, away from its own sides) over that area. */
 function printInside(edgeMap: Uint8Array, w: number, h: number, quad: Point[]): number {
@@ -216,34 +196,7 @@ function contains(quad: Point[], p: Point): boolean {
   return true;
 }
 
-function angleBetween(a: number, b: number): number {
-  const d = Math.abs(a - b) % (2 * Math.PI);
-  return d > Math.PI ? 2 * Math.PI - d : d;
-}
-
-function signedDistance(l: Line, [x, y]: Point): number {
-  return x * Math.cos(l.angle) + y * Math.sin(l.angle) - l.rho;
-}
-
 /** Where two lines cross; null when nearly parallel (under 11.5 degrees apart). */
-function meet(a: Line, b: Line): Point | null {
-  const [c1, s1, c2, s2] = [Math.cos(a.angle), Math.sin(a.angle), Math.cos(b.angle), Math.sin(b.angle)];
-  const det = c1 * s2 - s1 * c2;
-  if (Math.abs(det) < 0.2) return null;
-  return [(a.rho * s2 - b.rho * s1) / det, (c1 * b.rho - c2 * a.rho) / det];
-}
-
-function convex(q: Point[]): boolean {
-  let sign = 0;
-  for (let i = 0; i < 4; i++) {
-    const [ax, ay] = q[i]!;
-    const [bx, by] = q[(i + 1) % 4]!;
-    const [cx, cy] = q[(i + 2) % 4]!;
-    const z = Math.sign((bx - ax) * (cy - by) - (by - ay) * (cx - bx));
-    if (z === 0 || (sign && z !== sign)) return false;
-    sign = z;
-  }
-  return true;
-}
+const meet = (a: Line, b: Line): Point | null => meetAt(a, b, 0.2);
 
 const dist = ([ax, ay]: Point, [bx, by]: Point) => Math.hypot(ax - bx, ay - by);

@@ -1,5 +1,5 @@
 import { greyProduct, type DecodedImage, type Region } from '../decode/decode.js';
-import { apply, homography } from '@service/contract';
+import { angleBetween, apply, convex, homography, meet as meetAt, segmentSupport as edgeSupport, signedDistance } from '@service/contract';
 import { LOCATE_TUNING } from './locate-tuning.js';
 
 /** A point in pixels of the decoded image. */
@@ -265,65 +265,12 @@ function houghLines(grey: Buffer, w: number, h: number): { lines: Line[]; edges:
 /** Edge pixels (analysis px), x and y pairs, by their direction's Hough bin. */
 type Edges = number[][];
 
-/** How many pixels of the line between its points a and b have an edge pixel of its direction within a pixel and a half. */
-function segmentSupport(edges: Edges, l: Line, a: Point, b: Point): number {
-  const c = Math.cos(l.angle);
-  const s = Math.sin(l.angle);
-  const bin = Math.round((l.angle * 180) / Math.PI / LOCATE_TUNING.documentQuad.angleStep);
-  const angles = 360 / LOCATE_TUNING.documentQuad.angleStep;
-  // Along the line: t = -x sin + y cos.
-  const ta = -a[0] * s + a[1] * c;
-  const tb = -b[0] * s + b[1] * c;
-  const [t0, t1] = ta < tb ? [ta, tb] : [tb, ta];
-  // Coverage, not a count: a sharp stripe's edge puts three pixels across the line where a card's
-  // softer edge puts two, and would outvote it.
-  const covered = new Uint8Array(Math.max(1, Math.ceil(t1 - t0) + 1));
-  for (let d = -1; d <= 1; d++) {
-    const near = edges[(bin + d + angles) % angles]!;
-    for (let i = 0; i < near.length; i += 2) {
-      const x = near[i]!;
-      const y = near[i + 1]!;
-      if (Math.abs(x * c + y * s - l.rho) > 1.5) continue;
-      const t = -x * s + y * c;
-      if (t >= t0 && t <= t1) covered[Math.floor(t - t0)] = 1;
-    }
-  }
-  let n = 0;
-  for (const v of covered) n += v;
-  return n;
-}
-
-/** The smaller angle between two directions, radians. */
-function angleBetween(a: number, b: number): number {
-  const d = Math.abs(a - b) % (2 * Math.PI);
-  return d > Math.PI ? 2 * Math.PI - d : d;
-}
-
-/** How far a point lies from a line, along its normal (positive on the side the normal points to). */
-function signedDistance(l: Line, [x, y]: Point): number {
-  return x * Math.cos(l.angle) + y * Math.sin(l.angle) - l.rho;
-}
+/** Pixels of the segment a-b of line l covered by edge pixels of its direction (bins one either side count). */
+const segmentSupport = (edges: Edges, l: Line, a: Point, b: Point): number =>
+  edgeSupport(edges, l, a, b, { angleStep: LOCATE_TUNING.documentQuad.angleStep, spread: 1 });
 
 /** Where two lines cross (null when they cross at an angle whose sine is under `minSine`: nearly parallel). */
-function meet(a: Line, b: Line, minSine = LOCATE_TUNING.documentQuad.cornerMinSine): Point | null {
-  const [c1, s1, c2, s2] = [Math.cos(a.angle), Math.sin(a.angle), Math.cos(b.angle), Math.sin(b.angle)];
-  const det = c1 * s2 - s1 * c2;
-  if (Math.abs(det) < minSine) return null;
-  return [(a.rho * s2 - b.rho * s1) / det, (c1 * b.rho - c2 * a.rho) / det];
-}
-
-function convex(q: Point[]): boolean {
-  let sign = 0;
-  for (let i = 0; i < 4; i++) {
-    const [ax, ay] = q[i]!;
-    const [bx, by] = q[(i + 1) % 4]!;
-    const [cx, cy] = q[(i + 2) % 4]!;
-    const z = (bx - ax) * (cy - by) - (by - ay) * (cx - bx);
-    if (z === 0 || (sign && Math.sign(z) !== sign)) return false;
-    sign = Math.sign(z);
-  }
-  return true;
-}
+const meet = (a: Line, b: Line, minSine: number = LOCATE_TUNING.documentQuad.cornerMinSine): Point | null => meetAt(a, b, minSine);
 
 const dist = ([ax, ay]: Point, [bx, by]: Point) => Math.hypot(ax - bx, ay - by);
 
