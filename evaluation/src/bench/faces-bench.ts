@@ -1,12 +1,12 @@
 /**
- * `npm run bench:faces`: the face descriptor (human's FaceRes) on tfjs's WASM backend, its graph as
- * shipped against the graph `fuse-activations.ts` serves, in the same process, alternated: median
- * milliseconds a face (224 x 224 input) and their ratio; then a whole face analysis (detector, mesh,
- * descriptor) of a fixture portrait as the pipeline runs it, for scale. The two graphs' outputs are
- * compared too (largest difference), so a fast wrong rewrite cannot pass for a gain. Then each of
- * the three face models (detector, mesh, descriptor) on tfjs's WASM backend against the same graph
- * converted for onnxruntime (`FACE_RUNTIME=native`, onnx/), alternated, with their ratio and
- * largest output difference.
+ * `npm run bench:faces`: the face descriptor the service runs (dlib's ResNet on onnxruntime,
+ * read/faces/descriptor/) against the one it replaced (human's FaceRes, its graph converted for
+ * onnxruntime as `FACE_RUNTIME=native` ran it), in the same process, alternated: median
+ * milliseconds a face, each fed from the same fixture portrait and its mesh's five points (dlib:
+ * aligned chip with lanczos and model; FaceRes: its 224 x 224 crop and model), and their ratio.
+ * Then a whole face analysis (detector, mesh, descriptor) as the pipeline runs it, for scale; then
+ * the two face models human still runs (detector, mesh) on tfjs's WASM backend against the same
+ * graph converted for onnxruntime, alternated, with their ratio and largest output difference.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -16,13 +16,9 @@ import type * as TfCore from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
 import { FACES_DIR } from '@service/fixtures/synthetic-documents';
 import { FaceAnalyzer, HUMAN_MODELS_DIR } from '@service/api/pipeline/read/faces/faces';
-import {
-  fuseActivations,
-  inMemoryArtifacts,
-  readGraphModel,
-  scalarReader,
-  type GraphModelJson,
-} from '@service/api/pipeline/read/faces/fuse-activations';
+import { inMemoryArtifacts, readGraphModel } from '@service/api/pipeline/read/faces/fuse-activations';
+import { FaceDescriptor } from '@service/api/pipeline/read/faces/descriptor/face-descriptor';
+import { fivePointsOfMesh } from '@service/api/pipeline/read/faces/descriptor/mesh-points';
 import { onnxRuntimeExecute, type TfjsGraphModel } from '@service/api/pipeline/read/faces/onnx/native-graph-model';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -57,21 +53,58 @@ function largestDifference(a: ArrayLike<number>[], b: ArrayLike<number>[]): numb
 
 async function main(): Promise<void> {
   const faces = await FaceAnalyzer.start();
-  const { model: shipped, weights } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, 'faceres.json')));
-  const { model: fused, fused: count } = fuseActivations(shipped, scalarReader(shipped, weights));
-  const load = (m: GraphModelJson) => converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(m, weights) as never));
-  const graphs = { shipped: await load(shipped), fused: await load(fused) };
-  const input = tf.randomUniform([1, 224, 224, 3], 0, 1, 'float32', 11);
-  const run = (g: TfConverter.GraphModel) => {
-    const out = g.execute(input) as TfCore.Tensor[];
-    const values = out.map((t) => t.dataSync());
-    tf.dispose(out);
-    return values;
-  };
-  const worst = largestDifference(run(graphs.shipped), run(graphs.fused));
-  const times = alternated({ shipped: () => run(graphs.shipped), fused: () => run(graphs.fused) });
-
+  const dlib = await FaceDescriptor.load();
   const portrait = await sharp(path.join(FACES_DIR, 'astronaut.png')).jpeg().toBuffer();
+  const { data, info } = await sharp(portrait).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const img = { data: new Uint8Array(data.buffer, data.byteOffset, data.length), width: info.width, height: info.height };
+  const mesh = await faces.mesh({ data, width: info.width, height: info.height });
+  if (!mesh) throw new Error('no mesh on the fixture');
+  const points = fivePointsOfMesh(mesh.points);
+  // FaceRes as the service ran it: its graph on onnxruntime, fed the face's box at 224 x 224.
+  const { model, weights } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, 'faceres.json')));
+  const faceres = onnxRuntimeExecute(
+    (await converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(model, weights) as never))) as unknown as TfjsGraphModel,
+    tf,
+    'faceres.json',
+  );
+  const xs = mesh.points.map((p) => p[0]);
+  const ys = mesh.points.map((p) => p[1]);
+  const box = { left: Math.round(Math.min(...xs)), top: Math.round(Math.min(...ys)) };
+  const region = { ...box, width: Math.round(Math.max(...xs)) - box.left, height: Math.round(Math.max(...ys)) - box.top };
+  const runs = {
+    dlib: async () => dlib.describe(img, points),
+    faceres: async () => {
+      const crop = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+        .extract(region)
+        .resize(224, 224, { fit: 'fill' })
+        .raw()
+        .toBuffer();
+      const x = tf.tensor4d(
+        Float32Array.from(crop, (v) => v / 255),
+        [1, 224, 224, 3],
+      );
+      const out = faceres(x) as TfCore.Tensor | TfCore.Tensor[];
+      const values = (Array.isArray(out) ? out : [out]).map((t) => t.dataSync());
+      tf.dispose([x, ...(Array.isArray(out) ? out : [out])]);
+      return values;
+    },
+  };
+  const times: Record<keyof typeof runs, number[]> = { dlib: [], faceres: [] };
+  for (const run of Object.values(runs)) for (let i = 0; i < 3; i++) await run(); // warm-up
+  for (let round = 0; round < ROUNDS; round++)
+    for (const name of (round % 2 ? ['faceres', 'dlib'] : ['dlib', 'faceres']) as (keyof typeof runs)[])
+      for (let i = 0; i < PER_ROUND; i++) {
+        const start = performance.now();
+        await runs[name]();
+        times[name].push(performance.now() - start);
+      }
+  const [d, f] = [median(times.dlib), median(times.faceres)];
+  console.log(`face descriptor per face (crop and model, onnxruntime), ${ROUNDS} alternated rounds of ${PER_ROUND}:`);
+  console.log(`  FaceRes (replaced)      median ${f.toFixed(1)} ms`);
+  console.log(
+    `  dlib ResNet (service)   median ${d.toFixed(1)} ms   ratio ${(d / f).toFixed(2)} (${((1 - d / f) * 100).toFixed(0)}% less)`,
+  );
+
   await faces.analyse(portrait);
   const whole: number[] = [];
   for (let i = 0; i < PER_ROUND * 2; i++) {
@@ -79,21 +112,12 @@ async function main(): Promise<void> {
     await faces.analyse(portrait);
     whole.push(performance.now() - start);
   }
-
-  const [s, f] = [median(times.shipped), median(times.fused)];
-  console.log(`face descriptor (FaceRes, 224 x 224), tfjs WASM, ${ROUNDS} alternated rounds of ${PER_ROUND}:`);
-  console.log(`  graph as shipped        median ${s.toFixed(1)} ms`);
-  console.log(
-    `  fused (${count} clips)       median ${f.toFixed(1)} ms   ratio ${(f / s).toFixed(2)} (${((1 - f / s) * 100).toFixed(0)}% less)`,
-  );
-  console.log(`  largest output difference ${worst.toExponential(1)}`);
   console.log(`whole face analysis (${faces.runtime}), 512 px portrait: median ${median(whole).toFixed(1)} ms`);
 
   console.log(`each face model, tfjs WASM against onnxruntime (native), ${ROUNDS} alternated rounds of ${PER_ROUND}:`);
   for (const [file, size] of [
     ['blazeface.json', 256],
     ['facemesh.json', 192],
-    ['faceres.json', 224],
   ] as const) {
     const { model, weights: w } = await readGraphModel(pathToFileURL(path.join(HUMAN_MODELS_DIR, file)));
     const graph = await converter.loadGraphModel(tf.io.fromMemory(inMemoryArtifacts(model, w) as never));

@@ -2,9 +2,9 @@
  * The alignment of winner/face-align.ts (five points, similarity transform, warp, dlib's chip),
  * and what the evaluation adds: insightface's template and templates scaled to other crops.
  */
-import type { FivePoints, Point, Template } from './winner/face-align.js';
+import type { FivePoints, Point, Template } from '@service/api/pipeline/read/faces/descriptor/face-align';
 
-export * from './winner/face-align.js';
+export * from '@service/api/pipeline/read/faces/descriptor/face-align';
 
 /** insightface's ArcFace template for 112 x 112 crops (arcface_dst in insightface's face_align.py). */
 export const ARCFACE_112: Template = {

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ARCFACE_112, DLIB_150, scaledTemplate, type RgbImage, type Template } from './align.js';
 import { loadGraphModelFile, runner, type Tf } from './graph-model.js';
-import { FaceDescriptor } from './winner/face-descriptor.js';
+import { FaceDescriptor } from '@service/api/pipeline/read/faces/descriptor/face-descriptor';
 
 export type DescriptorId = 'faceres' | 'faceres-deep' | 'mobileface' | 'mobilefacenet' | 'face-api' | 'face-api-onnx';
 export const DESCRIPTORS: readonly DescriptorId[] = ['faceres', 'faceres-deep', 'mobileface', 'mobilefacenet', 'face-api', 'face-api-onnx'];

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import { HUMAN_MODELS_DIR } from '@service/api/pipeline/read/faces/faces';
 import type { FivePoints, RgbImage } from './align.js';
-import { fivePointsOfMesh } from './winner/mesh-points.js';
+import { fivePointsOfMesh } from '@service/api/pipeline/read/faces/descriptor/mesh-points';
 
 /** The face found: its five points and box in the image's pixels. */
 export interface FoundFace {

@@ -65,7 +65,7 @@ interface Found {
   selfie: FoundFace | null;
 }
 
-async function findFaces(
+export async function findFaces(
   mode: RenderMode,
   photos: Photo[],
   sexOf: Map<string, 'F' | 'M'>,

@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp';
 import { warpToTemplate, type FivePoints, type RgbImage, type Template } from './align.js';
-import { resampledRegion } from './winner/face-crop.js';
+import { resampledRegion } from '@service/api/pipeline/read/faces/descriptor/face-crop';
 
 export interface Preparation {
   /** Luma in all three channels. */

@@ -12,8 +12,8 @@ import {
   type Point,
   type RgbImage,
 } from '../../src/faces/align.js';
-import { fivePointsOfMesh } from '../../src/faces/winner/mesh-points.js';
-import { alignedCrop } from '../../src/faces/winner/face-crop.js';
+import { fivePointsOfMesh } from '@service/api/pipeline/read/faces/descriptor/mesh-points';
+import { alignedCrop } from '@service/api/pipeline/read/faces/descriptor/face-crop';
 
 const rotateScale = (p: Point, angle: number, s: number, t: Point): Point => [
   s * (Math.cos(angle) * p[0] - Math.sin(angle) * p[1]) + t[0],

@@ -3,9 +3,15 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FaceFinder, readRgb } from '../../src/faces/find-face.js';
-import { DLIB_150, type FivePoints, type RgbImage } from '../../src/faces/winner/face-align.js';
-import { alignedCrop } from '../../src/faces/winner/face-crop.js';
-import { chipTensor, FaceDescriptor, faceApiModelDir, modelFileBytes, similarity } from '../../src/faces/winner/face-descriptor.js';
+import { DLIB_150, type FivePoints, type RgbImage } from '@service/api/pipeline/read/faces/descriptor/face-align';
+import { alignedCrop } from '@service/api/pipeline/read/faces/descriptor/face-crop';
+import {
+  chipTensor,
+  FaceDescriptor,
+  faceApiModelDir,
+  modelFileBytes,
+  similarity,
+} from '@service/api/pipeline/read/faces/descriptor/face-descriptor';
 
 const require = createRequire(import.meta.url);
 const FIXTURES = path.join(path.dirname(require.resolve('@service/fixtures/random')), '..', 'faces');

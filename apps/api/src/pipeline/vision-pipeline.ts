@@ -8,6 +8,7 @@ import {
   type VerificationPipeline,
 } from './pipeline.js';
 import { FaceThread } from './read/faces/face-thread.js';
+import { comparedEmbeddings } from './read/faces/descriptor/compare.js';
 import { OcrEngine } from './read/ocr/ocr.js';
 import { readDocumentPhoto } from './read/read-document-photo.js';
 import { readSelfie } from './read/read-selfie.js';
@@ -86,8 +87,9 @@ export class VisionPipeline implements VerificationPipeline {
     const selfieRead = readSelfie(this.faces, selfie, images.liveness, timed);
     const [document, selfieFace] = await Promise.all([documentRead, selfieRead]);
 
-    const faceMatch =
-      document.portrait && selfieFace.face ? await this.faces.similarity(document.portrait.embedding, selfieFace.face.embedding) : null;
+    // A meshless selfie face has no descriptor: no match, so review (policy.ts).
+    const compared = document.portrait && selfieFace.face ? comparedEmbeddings(document.portrait, selfieFace.face) : null;
+    const faceMatch = compared ? await this.faces.similarity(...compared) : null;
     const verdict = judge({
       document,
       selfie: selfieFace,

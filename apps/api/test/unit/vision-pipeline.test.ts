@@ -134,10 +134,12 @@ describe('vision pipeline on synthetic documents', () => {
     expect(r.verdict).toBe('approved');
   }, 120_000);
 
-  it('another face in the selfie: rejected with face_mismatch', async () => {
+  it('another face in the selfie: not approved, face_mismatch', async () => {
+    // Hopper against Collins's portrait: cosine 0.89, under the approval line but not a clear
+    // difference (genuine cross-photo pairs go down to 0.86): a person looks.
     const r = await run('Ana Lucía Martínez García', await passport(), await hopperSelfie());
-    expect(r.scores.face_match).toBeLessThan(0.4);
-    expect(r.verdict).toBe('rejected');
+    expect(r.scores.face_match).toBeLessThan(POLICY.faceMatch.review);
+    expect(r.verdict).not.toBe('approved');
     expect(r.reasons).toContain('face_mismatch');
   }, 120_000);
 
@@ -179,7 +181,8 @@ describe('vision pipeline on synthetic documents', () => {
     const { r } = await runRetiredCase('heldout-fb38', 141);
     expect(r.verdict).not.toBe('approved');
     expect(r.reasons).toEqual(expect.arrayContaining(['face_mismatch', 'no_face_in_selfie']));
-    expect(r.scores.face_match).toBeLessThan(POLICY.faceMatch.review);
+    // No mesh, so no descriptor to compare: no face_match at all.
+    expect(r.scores.face_match).toBeNull();
   }, 120_000);
 
   it('bytes that start like a JPEG but do not decode: a verdict with its reasons, not an exception', async () => {
@@ -591,9 +594,9 @@ describe('policy', () => {
     expect(decide({ ...ok, nameMatch: null })).toEqual({ verdict: 'approved', reasons: [] });
   });
   it('reviews between the lines, rejects below them, with reasons', () => {
-    expect(decide({ ...ok, faceMatch: 0.4 })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
-    expect(decide({ ...ok, faceMatch: 0.5 })).toEqual({ verdict: 'approved', reasons: [] });
-    expect(decide({ ...ok, faceMatch: 0.25, nameMatch: 0.7 })).toEqual({
+    expect(decide({ ...ok, faceMatch: 0.6 })).toEqual({ verdict: 'review', reasons: ['face_mismatch'] });
+    expect(decide({ ...ok, faceMatch: POLICY.faceMatch.review })).toEqual({ verdict: 'approved', reasons: [] });
+    expect(decide({ ...ok, faceMatch: 0.35, nameMatch: 0.7 })).toEqual({
       verdict: 'rejected',
       reasons: ['face_mismatch', 'name_mismatch'],
     });
@@ -629,9 +632,10 @@ describe('policy', () => {
       verdict: 'rejected',
       reasons: ['face_mismatch', 'no_face_in_selfie'],
     });
-    // Matched under the line an unsure face needs (another man in profile at 0.61, 9e57/272): the
-    // reviewer is told the face was not borne out either; above it, only that the face is unsure.
-    expect(decide({ ...ok, selfieFaceUnsure: true, faceMatch: 0.61 })).toEqual({
+    // Matched above the approval line but under the line an unsure face needs: the reviewer is
+    // told the face was not borne out either; above it, only that the face is unsure.
+    const between = (POLICY.faceMatch.review + POLICY.selfieFace.confirmMatch) / 2;
+    expect(decide({ ...ok, selfieFaceUnsure: true, faceMatch: between })).toEqual({
       verdict: 'review',
       reasons: ['no_face_in_selfie', 'face_mismatch'],
     });
@@ -639,14 +643,14 @@ describe('policy', () => {
       verdict: 'review',
       reasons: ['no_face_in_selfie'],
     });
-    expect(decide({ ...ok, faceMatch: 0.61 })).toEqual({ verdict: 'approved', reasons: [] });
+    expect(decide({ ...ok, faceMatch: between })).toEqual({ verdict: 'approved', reasons: [] });
     // No face at all still rejects.
     expect(decide({ ...ok, selfieHasFace: false, selfieFaceUnsure: true, faceMatch: null }).verdict).toBe('rejected');
     expect(decide({ ...ok, selfieFaceUnsure: false })).toEqual({ verdict: 'approved', reasons: [] });
   });
   it('a selfie face in doubt: unsure, at the edge, meshless, or framed high and close without a sure match', () => {
     const sure = { score: 1 };
-    expect(selfieFaceInDoubt(sure, 0.5)).toBe(false);
+    expect(selfieFaceInDoubt(sure, POLICY.faceMatch.review)).toBe(false);
     expect(selfieFaceInDoubt({ score: 0.4 }, 0.9)).toBe(true);
     expect(selfieFaceInDoubt({ ...sure, atFrameEdge: true }, 0.95)).toBe(true);
     expect(selfieFaceInDoubt({ ...sure, meshless: true }, 0.95)).toBe(true);
@@ -662,9 +666,9 @@ describe('policy', () => {
       verdict: 'review',
       reasons: ['face_mismatch', 'glare'],
     });
-    expect(decide({ ...ok, faceMatch: 0.4, portraitUnderGlare: true })).toEqual({ verdict: 'review', reasons: ['face_mismatch', 'glare'] });
+    expect(decide({ ...ok, faceMatch: 0.6, portraitUnderGlare: true })).toEqual({ verdict: 'review', reasons: ['face_mismatch', 'glare'] });
     // A face that matched all the same is approved, the reflection unreported: it hid nothing that mattered.
-    expect(decide({ ...ok, faceMatch: 0.46, portraitUnderGlare: true })).toEqual({ verdict: 'approved', reasons: [] });
+    expect(decide({ ...ok, faceMatch: POLICY.faceMatch.review, portraitUnderGlare: true })).toEqual({ verdict: 'approved', reasons: [] });
     // Other rejecting reasons still reject.
     expect(decide({ ...ok, faceMatch: 0.28, portraitUnderGlare: true, nameMatch: 0.3 }).verdict).toBe('rejected');
     expect(decide({ ...ok, faceMatch: 0.28 })).toEqual({ verdict: 'rejected', reasons: ['face_mismatch'] });

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { FaceFinder, readRgb, startHuman } from '../find-face.js';
 import { DESCRIPTORS, SPECS, startDescriptor, type DescriptorId } from '../descriptors.js';
 import { scaledTemplate } from '../align.js';
-import { alignedCrop } from './face-crop.js';
-import { FaceDescriptor, modelFileBytes } from './face-descriptor.js';
+import { alignedCrop } from '@service/api/pipeline/read/faces/descriptor/face-crop';
+import { FaceDescriptor, modelFileBytes } from '@service/api/pipeline/read/faces/descriptor/face-descriptor';
 import type { Tf } from '../graph-model.js';
 
 const FIXTURE = fileURLToPath(new URL('../../../../tools/fixtures/faces/astronaut.png', import.meta.url));

@@ -17,6 +17,6 @@ export interface FaceModels {
   analyseDocument(img: DecodedImage, opts?: { searchTiles?: boolean | Promise<boolean> }): Promise<FaceResult | null>;
   /** The face of a selfie (the whole picture, then squares of it when none is found there), or null. */
   analyseSelfie(img: DecodedImage): Promise<FaceResult | null>;
-  /** Similarity of two embeddings in [0, 1] (human's normalised distance). */
+  /** Similarity of two descriptors in [0, 1] (their cosine mapped by `faceMatchScore`). */
   similarity(a: number[], b: number[]): Promise<number>;
 }

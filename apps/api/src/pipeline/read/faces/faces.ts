@@ -7,18 +7,34 @@ import { decodeImage, fromDecoded, type DecodedImage, type Region } from '../../
 import type { FaceModels } from './face-models.js';
 import { onnxRuntimeExecute, type TfjsGraphModel, type TfjsTensors } from './onnx/native-graph-model.js';
 import { POLICY } from '../../decide/policy.js';
+import { greyChip, chromaSpread } from './descriptor/chip-colour.js';
+import { alignedCrop } from './descriptor/face-crop.js';
+import { DLIB_150 } from './descriptor/face-align.js';
+import { FaceDescriptor } from './descriptor/face-descriptor.js';
+import { embeddingSimilarity } from './descriptor/compare.js';
+import { fivePointsOfMesh } from './descriptor/mesh-points.js';
 
 /**
- * Face detection, 1024-value embedding and head pose with @vladmandic/human (MIT) on the tfjs
- * WASM backend: every model file comes from the human npm package and the WASM binaries from
+ * Face detection, mesh and head pose with @vladmandic/human (MIT) on the tfjs WASM backend: every
+ * model file comes from the human npm package and the WASM binaries from
  * @tensorflow/tfjs-backend-wasm; one instance per process, inputs downscaled first (the WASM heap
- * never shrinks after a large image). The three models' own arithmetic runs on onnxruntime's
+ * never shrinks after a large image). The two models' own arithmetic runs on onnxruntime's
  * native kernels where it can (`FACE_RUNTIME`, `onnx/native-graph-model.ts`).
+ * The face's descriptor is dlib's ResNet (`descriptor/`, @vladmandic/face-api's weights) on
+ * onnxruntime, taken from the mesh's five points on the decoded pixels at full resolution.
  */
 export interface FaceResult {
   /** Detector confidence 0-1. */
   score: number;
+  /**
+   * The face's descriptor in colour (dlib's ResNet, 128 values), empty where none was taken: pose
+   * only (`embedding: false`), or a `meshless` face (no points to align it by).
+   */
   embedding: number[];
+  /** A selfie's descriptor of its face in grey, compared with a portrait printed in grey (`comparedEmbeddings`). */
+  greyEmbedding?: number[];
+  /** The face's pixels are grey (`GREY_CHROMA`): a portrait printed in grey. Set where a descriptor was taken. */
+  grey?: boolean;
   /** Head pose in degrees: yaw (left/right), pitch (up/down), roll. Signs as the camera sees them. */
   yaw: number;
   pitch: number;
@@ -41,8 +57,9 @@ export interface FaceResult {
   framedHigh?: boolean;
   /**
    * A selfie's face the detector is sure of but the face mesh could not fit (a head turned well
-   * away: a cameraman in profile behind his camcorder): no pose, no eye line, its embedding taken
-   * from the detector's crop. Kept, for a person to look at (`analyseSelfie`'s last resort).
+   * away: a cameraman in profile behind his camcorder): no pose, no eye line, no points
+   * to align a descriptor by (its `embedding` is empty, so it is not compared). Kept, for a person
+   * to look at (`analyseSelfie`'s last resort).
    */
   meshless?: boolean;
 }
@@ -67,7 +84,6 @@ interface HumanInstance {
     }[];
   }>;
   faceTriangulation: number[];
-  match: { similarity(a: number[], b: number[]): number };
   tf: TfjsTensors & { tensor3d(data: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void } };
   models: { models: Record<string, TfjsGraphModel | null | undefined> };
 }
@@ -86,14 +102,14 @@ export function requestedFaceRuntime(requested: string | undefined = process.env
   throw new Error(`FACE_RUNTIME must be auto, native or wasm (got ${kind})`);
 }
 
-/** The models human runs for a face: detector, mesh, descriptor. */
-const FACE_MODELS = ['blazeface', 'facemesh', 'faceres'] as const;
+/** The models human runs for a face: detector and mesh (the descriptor is `FaceDescriptor`'s). */
+const FACE_MODELS = ['blazeface', 'facemesh'] as const;
 
 /** The runtime this process's face models run on, once chosen: human keeps one instance of each model per process. */
 let processRuntime: FaceRuntime | null = null;
 
 /**
- * Moves the face models' `execute` onto onnxruntime, all three or none: each is converted and
+ * Moves the face models' `execute` onto onnxruntime, both or none: each is converted and
  * loaded before any is swapped in. Under `auto`, a failure keeps tfjs; under `native` it throws.
  * Chosen once per process; asking another of a later analyser throws.
  */
@@ -172,7 +188,8 @@ const LUMA: [number, number, number] = [0.299, 0.587, 0.114];
 export class FaceAnalyzer implements FaceModels {
   private constructor(
     private readonly human: HumanInstance,
-    /** Where the models' arithmetic runs (`FACE_RUNTIME`). */
+    private readonly descriptor: FaceDescriptor,
+    /** Where the detector's and mesh's arithmetic runs (`FACE_RUNTIME`); the descriptor runs on onnxruntime always. */
     readonly runtime: FaceRuntime,
   ) {}
 
@@ -200,15 +217,16 @@ export class FaceAnalyzer implements FaceModels {
         detector: { rotation: true, maxDetected: 1, minConfidence: MESH_MIN_SCORE },
         mesh: { enabled: true },
         iris: { enabled: false },
-        description: { enabled: true },
+        description: { enabled: false },
         emotion: { enabled: false },
         antispoof: { enabled: false },
         liveness: { enabled: false },
         attention: { enabled: false },
       },
     });
-    await human.load();
-    return new FaceAnalyzer(human, chooseRuntime(human, requested));
+    // The descriptor has no tfjs version: without onnxruntime the service does not start (docs/pipeline.md).
+    const [descriptor] = await Promise.all([FaceDescriptor.load().catch(descriptorUnavailable), human.load()]);
+    return new FaceAnalyzer(human, descriptor, chooseRuntime(human, requested));
   }
 
   /**
@@ -218,32 +236,42 @@ export class FaceAnalyzer implements FaceModels {
    */
   async analyse(image: Buffer | DecodedImage, maxSide = 512, opts: { embedding?: boolean } = {}): Promise<FaceResult | null> {
     const decoded = Buffer.isBuffer(image) ? await decodeImage(image, maxSide) : image;
-    return this.detect(decoded, maxSide, opts.embedding ?? true, false);
+    return this.detect(decoded, maxSide, { embedding: opts.embedding ?? true });
   }
 
-  /** `analyse`; with `keepMeshless`, a face whose mesh did not fit is returned too, `meshless`, its score the detector's. */
-  private async detect(decoded: DecodedImage, maxSide: number, withEmbedding: boolean, keepMeshless: boolean): Promise<FaceResult | null> {
+  /**
+   * `analyse`; with `keepMeshless`, a face whose mesh did not fit is returned too, `meshless`, its
+   * score the detector's; with `greyToo`, the descriptor is taken in grey as well (a selfie's).
+   */
+  private async detect(
+    decoded: DecodedImage,
+    maxSide: number,
+    opts: { embedding: boolean; keepMeshless?: boolean; greyToo?: boolean },
+  ): Promise<FaceResult | null> {
+    const keepMeshless = opts.keepMeshless ?? false;
     const pipeline = fromDecoded(decoded).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-    // Embeddings are taken in grey: 4 document portraits in 10 are printed in grey, and a selfie
-    // under a warm lamp is tinted; colour then pulls the same person apart.
+    // The detector and mesh see grey, as they always have (the faces found and their poses are
+    // unchanged by the descriptor's port); the descriptor takes the decoded pixels in colour.
     const { data, info } = await pipeline.recomb([LUMA, LUMA, LUMA]).raw().toBuffer({ resolveWithObject: true });
     const tensor = this.human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');
     try {
       // human merges a per-call config into its own for good, so every call states what it wants.
       const result = await this.human.detect(tensor, {
-        face: { mesh: { enabled: true, keepInvalid: keepMeshless }, description: { enabled: withEmbedding } },
+        face: { mesh: { enabled: true, keepInvalid: keepMeshless }, description: { enabled: false } },
       });
       const face = result.face[0];
-      if (!face || (withEmbedding && !face.embedding?.length)) return null;
+      if (!face) return null;
       if (keepMeshless && face.faceScore < MESH_MIN_SCORE) {
         return face.boxScore >= MESHLESS_MIN_BOX_SCORE
-          ? { score: face.boxScore, embedding: face.embedding ?? [], yaw: 0, pitch: 0, roll: 0, box: face.boxRaw, meshless: true }
+          ? { score: face.boxScore, embedding: [], yaw: 0, pitch: 0, roll: 0, box: face.boxRaw, meshless: true }
           : null;
       }
+      const described = opts.embedding ? await this.describe(decoded, face.boxRaw, face.meshRaw, opts.greyToo ?? false) : null;
+      if (opts.embedding && !described) return null;
       const angle = face.rotation?.angle ?? { yaw: 0, pitch: 0, roll: 0 };
       return {
         score: face.score,
-        embedding: face.embedding ?? [],
+        ...(described ?? { embedding: [] }),
         yaw: angle.yaw * RAD,
         pitch: angle.pitch * RAD,
         roll: angle.roll * RAD,
@@ -332,7 +360,7 @@ export class FaceAnalyzer implements FaceModels {
     const onMargins = async (margin: number, keepMeshless = false) => {
       // At the frame's own scale: the margins must not shrink a small face in the models' input.
       const side = Math.round(SELFIE_FACE_SIDE * (1 + 2 * margin));
-      const found = await this.detect(await withMargins(img, margin), side, true, keepMeshless);
+      const found = await this.detect(await withMargins(img, margin), side, { embedding: true, keepMeshless, greyToo: true });
       return found && withoutMargins(found, margin);
     };
     // A face boxed wider than the frame by more than WIDE_BOX is a close face the models framed
@@ -355,7 +383,7 @@ export class FaceAnalyzer implements FaceModels {
       const framed = judged(face);
       if (framed) return framed.box[2] > WIDE_BOX ? fitted(framed) : framed;
     }
-    const whole = judged(await this.analyse(img, SELFIE_FACE_SIDE)) ?? unsure;
+    const whole = judged(await this.detect(img, SELFIE_FACE_SIDE, { embedding: true, greyToo: true })) ?? unsure;
     if (whole) return whole.box[2] > WIDE_BOX && whole !== unsure ? fitted(whole) : whole;
     // A close face boxed taller than the frame, its top far above it, on every framing so far (a
     // face filling a landscape frame from the brow to the chin): on wider margins, the face
@@ -372,7 +400,7 @@ export class FaceAnalyzer implements FaceModels {
     for (const at of [0.5, 0.25, 0.75, 0, 1]) {
       const left = W > H ? Math.round(at * (W - side)) : 0;
       const top = H > W ? Math.round(at * (H - side)) : 0;
-      const face = await this.analyseSquare(img, left, top, side, SELFIE_FACE_SIDE);
+      const face = await this.analyseSquare(img, left, top, side, SELFIE_FACE_SIDE, true);
       if (face && withinFrame(face.box)) return face;
     }
     // The last resort: the detector's surest box on the canvas with the wider margins, which the
@@ -397,7 +425,14 @@ export class FaceAnalyzer implements FaceModels {
   }
 
   /** The full analysis of a square of the decoded pixels (scaled to at most `maxSide`), its box relative to the whole image. */
-  private async analyseSquare(img: DecodedImage, left: number, top: number, side: number, maxSide: number): Promise<FaceResult | null> {
+  private async analyseSquare(
+    img: DecodedImage,
+    left: number,
+    top: number,
+    side: number,
+    maxSide: number,
+    greyToo = false,
+  ): Promise<FaceResult | null> {
     const { data, info } = await fromDecoded(img)
       .extract({ left, top, width: side, height: side })
       .raw()
@@ -405,8 +440,10 @@ export class FaceAnalyzer implements FaceModels {
     const square: DecodedImage = { width: side, height: side, pixels: data, pixelWidth: info.width, pixelHeight: info.height };
     // A square under MIN_ANALYSED_SIDE (a portrait's face of 60-100 px) that gives no face is
     // analysed again enlarged to it: the mesh and embedding models miss faces that small.
+    const want = { embedding: true, greyToo };
     const face =
-      (await this.analyse(square, maxSide)) ?? (side < MIN_ANALYSED_SIDE ? await this.analyse(await enlarged(square), maxSide) : null);
+      (await this.detect(square, maxSide, want)) ??
+      (side < MIN_ANALYSED_SIDE ? await this.detect(await enlarged(square), maxSide, want) : null);
     if (!face) return null;
     const [fx, fy, fw, fh] = face.box;
     const W = img.pixelWidth;
@@ -508,10 +545,80 @@ export class FaceAnalyzer implements FaceModels {
     }
   }
 
-  /** Similarity of two embeddings in [0, 1] (human's normalised distance). */
-  similarity(a: number[], b: number[]): Promise<number> {
-    return Promise.resolve(this.human.match.similarity(a, b));
+  /**
+   * The descriptor of a face found on `img` (its box and mesh relative to the image, as human
+   * gives `boxRaw` and `meshRaw`), on the image's own pixels: dlib's chip aligned by the mesh's five
+   * points, resampled from the full resolution (`alignedCrop`). The points come from the mesh
+   * fitted again in colour on a square of 2.4 face sizes around the box (`meshInColour`), as the
+   * descriptor was measured: the grey mesh of the finding, on a canvas with wide margins, can sit a
+   * face's height off (a close selfie matched its own photo at 0.32 so, 0.97 from the square).
+   * Null without a mesh.
+   */
+  private async describe(
+    img: DecodedImage,
+    boxRaw: [number, number, number, number],
+    meshRaw: [number, number, number][] | undefined,
+    greyToo: boolean,
+  ): Promise<Pick<FaceResult, 'embedding' | 'greyEmbedding' | 'grey'> | null> {
+    const W = img.pixelWidth;
+    const H = img.pixelHeight;
+    const mesh = (await this.meshInColour(img, boxRaw)) ?? meshRaw?.map(([x, y]) => [x * W, y * H]);
+    if (!mesh || mesh.length < 468) return null;
+    const chip = await alignedCrop({ data: img.pixels, width: W, height: H }, fivePointsOfMesh(mesh), DLIB_150);
+    const embedding = Array.from(await this.descriptor.describeChip(chip));
+    const greyEmbedding = greyToo ? Array.from(await this.descriptor.describeChip(greyChip(chip))) : undefined;
+    return { embedding, grey: chromaSpread(chip) < GREY_CHROMA, ...(greyEmbedding ? { greyEmbedding } : {}) };
   }
+
+  /**
+   * The face mesh (image pixels) fitted in colour on a square of 2.4 face sizes around a box
+   * (relative), scaled to DESCRIBE_MESH_SIDE (enlarged when smaller), or null where none fits.
+   */
+  private async meshInColour(img: DecodedImage, [bx, by, bw, bh]: [number, number, number, number]): Promise<number[][] | null> {
+    const W = img.pixelWidth;
+    const H = img.pixelHeight;
+    const side = Math.min(W, H, Math.round(2.4 * Math.max(bw * W, bh * H)));
+    if (side < 8) return null;
+    const left = Math.max(0, Math.min(W - side, Math.round((bx + bw / 2) * W - side / 2)));
+    const top = Math.max(0, Math.min(H - side, Math.round((by + bh / 2) * H - side / 2)));
+    const { data, info } = await fromDecoded(img)
+      .extract({ left, top, width: side, height: side })
+      .resize(DESCRIBE_MESH_SIDE, DESCRIBE_MESH_SIDE, { fit: 'inside' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const tensor = this.human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [info.height, info.width, 3], 'int32');
+    try {
+      const result = await this.human.detect(tensor, {
+        face: { mesh: { enabled: true, keepInvalid: false }, description: { enabled: false } },
+      });
+      const raw = result.face[0]?.meshRaw;
+      return raw && raw.length >= 468 ? raw.map(([x, y]) => [left + x * side, top + y * side]) : null;
+    } finally {
+      tensor.dispose();
+    }
+  }
+
+  /** Similarity of two descriptors on the contract's 0-1 scale (`faceMatchScore` of their cosine); 0 when either is missing. */
+  similarity(a: number[], b: number[]): Promise<number> {
+    return Promise.resolve(embeddingSimilarity(a, b));
+  }
+
+  /** Releases the descriptor's onnxruntime session. */
+  async release(): Promise<void> {
+    await this.descriptor.release();
+  }
+}
+
+/**
+ * A chip whose chroma spreads less than this (`chromaSpread`, 0-255) is grey: a portrait printed
+ * in grey. On the real-face set's rendered documents (4 in 10 printed grey) the portraits were
+ * told rightly 167 of 167 times as rendered and 165 of 166 photographed through the camera effects
+ * (evaluation/src/faces/service-measure.ts).
+ */
+export const GREY_CHROMA = 4;
+
+function descriptorUnavailable(err: unknown): never {
+  throw new Error(`the face descriptor needs onnxruntime-node, which did not load: ${(err as Error).message}`);
 }
 
 /** A selfie's face the policy takes as sure (below it, the verification is reviewed as maybe showing no face). */
@@ -534,6 +641,8 @@ const MESHLESS_MIN_BOX_SCORE = 0.6;
 /** How far (a share of the frame's height) a meshless face's box keeps clear of the frame's top and bottom. */
 const MESHLESS_CLEAR = 0.05;
 
+/** The square a described face's mesh is fitted on again in colour (px; the real-face measurement's). */
+const DESCRIBE_MESH_SIDE = 512;
 /** The detector's own input is 256 px: locating needs no more pixels than this. */
 const LOCATE_SIDE = 512;
 /** A selfie (or a square of it) is analysed scaled to this side. */

@@ -21,8 +21,19 @@ export const LIVENESS_RULES = {
   minDeltaDegrees: LIMITS.livenessPoseDegrees,
   /** Frames of a step that must show the pose. */
   framesNeeded: 3,
-  /** Embedding similarity to the anchor below which a frame is someone else (same man turned 80 degrees: 0.93-0.96; other people: 0.16-0.31). */
-  sameFace: 0.45,
+  /**
+   * face_match (`FaceModels.similarity`, 0-1) to the anchor below which a frame is someone else,
+   * and the anchor another face than the selfie's. Measured (evaluation/src/faces/
+   * liveness-same-face.ts) on 40 people of the real-face set rendered as the liveness suites render
+   * heads (`renderPoseFrames`), each turned frame against its own frontal anchor and every other
+   * person's: the same person turned 0.53-0.96 (5th percentile 0.63, median 0.80; 1 of 102 under
+   * this line, a look-down), other people's median 0.44, 90th percentile 0.59, 99th 0.68, highest
+   * 0.77; the sample person's frames (packages/testing/frames) 0.71-0.84. Human's FaceRes, the
+   * descriptor before, on the same frames at its line 0.45: the same person's 5th percentile 0.48,
+   * other people's 90th percentile 0.45. A turned head is told from another person less surely
+   * than a frontal one: the anchor against the selfie, both frontal, is the stronger check.
+   */
+  sameFace: 0.55,
   /** Mean absolute difference (0-255) of 32x32 grey thumbnails under which two frames are the same picture. */
   nearDuplicate: 1.5,
 } as const;

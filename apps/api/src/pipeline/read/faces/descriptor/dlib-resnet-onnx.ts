@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OnnxGraph, OnnxInitializer, OnnxNode } from '@service/api/pipeline/read/faces/onnx/onnx-model';
+import type { OnnxGraph, OnnxInitializer, OnnxNode } from '../onnx/onnx-model.js';
 
 export const INPUT_SIDE = 150;
 export const DESCRIPTOR_LENGTH = 128;

@@ -10,10 +10,12 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { encodeOnnxModel } from '@service/api/pipeline/read/faces/onnx/onnx-model';
+import { encodeOnnxModel } from '../onnx/onnx-model.js';
 import { DESCRIPTOR_LENGTH, dlibResnetGraph, INPUT_SIDE, readWeights } from './dlib-resnet-onnx.js';
 import { DLIB_150, type FivePoints, type RgbImage } from './face-align.js';
 import { alignedCrop } from './face-crop.js';
+
+export { similarity } from './compare.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,23 +38,6 @@ export function chipTensor(chip: RgbImage): Float32Array {
   const out = new Float32Array(3 * n);
   for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) out[c * n + i] = chip.data[3 * i + c]!;
   return out;
-}
-
-/**
- * Cosine similarity of two descriptors, -1..1 (genuine pairs of the real-face set score about
- * 0.85-0.97, impostors under about 0.85: the lines come from the measurement, not from here).
- */
-export function similarity(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) throw new Error('descriptors of different lengths');
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 export class FaceDescriptor {
