@@ -22,7 +22,7 @@ import { DESCRIPTORS, startDescriptor, type DescriptorId, type InputScale } from
 import { FaceFinder, readRgb, startHuman, type FoundFace } from './find-face.js';
 import { prepareCrop, type Preparation } from './prepare.js';
 import { documentImage, greyPortrait, selfieImage, type RenderMode } from './render.js';
-import { cosine } from './compare.js';
+import { similarity as cosine } from '@service/api/pipeline/read/faces/descriptor/compare';
 import { eyeDistance, type RgbImage } from './align.js';
 import type { Tf } from './graph-model.js';
 
