@@ -25,7 +25,7 @@ export const DECODE_TUNING = {
   /** binarise.ts */
   binarise: {
     /**
-     * Grey levels ink must lie under its surroundings' mean. Retired held-out 5fbc (320 cases): dark
+     * Grey levels ink must lie under its surroundings' mean. A retired held-out split (320 cases): dark
      * photos (exposure 0.1-0.2, noise 8-10) binarised into 2,000-3,600 characters of junk that took
      * 1.3-4.4 s a page; with 12 levels their OCR CPU fell 12% (339 -> 298 ms a verification), two of
      * them read their name, one lost it (every one still caught as too dark), and no other verdict

@@ -30,11 +30,11 @@ export interface TurnToTry {
  * screen's moiré) pays them all: at most one full reading more, and two quick looks.
  * - Lying on its side: the quarter turn that sets it upright.
  * - Upright and sure: a half turn (the page is the right way up, or upside down with a "face"
- *   found on it all the same: a beige disc behind one of 10 genuine fronts of heldout-f0c5 turned
+ *   found on it all the same: a beige disc behind one of 10 genuine fronts of a held-out split turned
  *   a half, which a quick look on the page turned back misses).
  * - None, or unsure: a half turn (no face upright is found on most pages upside down); then each
  *   quarter where a quick look finds a face upright (a portrait on its side is missed now and then:
- *   3 of 20 fronts of heldout-f0c5 turned a quarter either way).
+ *   3 of 20 fronts of that split turned a quarter either way).
  */
 export function turnsToTry(portrait: { roll: number; score: number } | null): TurnToTry[] {
   if (portrait && portrait.roll > LOCATE_TUNING.documentTurn.onItsSide) return [{ turn: 270, checkFirst: false }];

@@ -56,7 +56,7 @@ export const LOCATE_TUNING = {
   documentTurn: {
     /**
      * From this roll (degrees) a document's portrait lies on its side. A portrait turned a quarter
-     * clockwise measures a roll of 77-83 (heldout-f0c5's genuine fronts, turned); upright ones ±15.
+     * clockwise measures a roll of 77-83 (a held-out split's genuine fronts, turned); upright ones ±15.
      */
     onItsSide: 45,
     /** From this score a portrait found upright is surely a face (faces.ts, `DOCUMENT_SURE_SCORE`). */

@@ -338,8 +338,8 @@ export class FaceAnalyzer implements FaceModels {
     // on the wider margins the detector can box a part of a close face (an eye and a cap's
     // badge, at 0.49, matched at 0.33), where the narrower one finds it whole. Only a
     // frontal face replaces it: the cameraman in profile, unsure at 0.40 on the wider margins, is
-    // sure at 0.62 on the narrower ones, turned 36 degrees, and matched another woman at 0.51
-    //; a profile compared with a frontal portrait proves nothing either way.
+    // sure at 0.62 on the narrower ones, turned 36 degrees, and matched another woman at 0.51;
+    // a profile compared with a frontal portrait proves nothing either way.
     let unsure: FaceResult | null = null;
     // Whether a framing gave a sure face boxed taller than the frame: a close face the models framed wrongly.
     let tooTall = false;
@@ -630,7 +630,7 @@ const REPLACING_MAX_YAW = 20;
  * rest of the picture is searched for a surer one. On a passport page a printed astronaut's
  * chest patch, located on the whole picture, analysed as a face at 0.64 and the search stopped
  * there: the person was rejected for another face; the tiles hold her
- * face. Faces on the genuine fronts of heldout-bb98 and heldout-f4cc (200) analysed at 0.98 or
+ * face. Faces on the genuine fronts of two held-out splits (200) analysed at 0.98 or
  * more, but for that patch.
  */
 const DOCUMENT_SURE_SCORE = 0.8;
@@ -654,7 +654,8 @@ const MIN_ANALYSED_SIDE = 256;
 
 /**
  * Margins a selfie is analysed with, each a share of its width and height added on every side:
- * held-out 1e4e's 180 genuine selfies against its 14 other people's, similarity of the same person
+ * a held-out split's 180 genuine selfies against its 14 other people's, similarity (FaceRes, the
+ * descriptor before dlib's) of the same person
  * at least 0.47 (but a portrait 50 px tall, 0.30) and of others at most 0.37 with [0.5, 0.25],
  * against 0.40-0.43 and 0.46 on the bare frame; dev's 100 and 14: at least 0.48, at most 0.33.
  */
@@ -678,7 +679,7 @@ const WIDE_BOX_MARGINS = [0.35, 0.75, 1] as const;
 
 /**
  * How far inside a selfie's frame (a share of its height) its eye line must lie: genuine selfies
- * of dev and held-out 1e4e (280) at 0.23-0.60; a face cut at the glasses by the top of a photo of
+ * of dev and a held-out split (280) at 0.23-0.60; a face cut at the glasses by the top of a photo of
  * the chest, 0.12.
  */
 const EYES_INSIDE = 0.15;
@@ -783,8 +784,8 @@ function wholeWithin(box: Box, tile: Region): boolean {
 /**
  * A selfie's face, relative to the frame: its eyes inside it by EYES_INSIDE of its height, and its
  * box past its top or bottom edge by at most a quarter of the box's height. The models' box is
- * larger than the face (close selfies of held-out 1e4e reach past by up to 17% of it); a face cut
- * at the eyes by the top of a photo of the chest or a chin there (1e4e/44) is no
+ * larger than the face (close selfies of a held-out split reach past by up to 17% of it); a face cut
+ * at the eyes by the top of a photo of the chest or a chin there is no
  * face to match.
  */
 function inFrame({ box, eyes }: FaceResult): boolean {

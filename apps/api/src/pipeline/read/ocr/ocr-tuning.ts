@@ -29,7 +29,7 @@ export const OCR_TUNING = {
      * A text page whose layout holds more words than this is texture, not a document: a fabric
      * binarised into specks, a screen's moire. Tesseract recognises about 14 ms a word here, and such
      * a page of 300-1,100 "words" took 2.5-5.9 s to read junk at confidence 0.2-0.4, where a document's
-     * pages held at most 139 (401 pages of retired heldout-b499). Such a page reads as nothing; the
+     * pages held at most 139 (401 pages of a retired held-out split). Such a page reads as nothing; the
      * side's other reading (grey or binarised) reads it. Native engine only: tesseract.js finds no
      * layout apart.
      */

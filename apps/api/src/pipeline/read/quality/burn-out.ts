@@ -275,7 +275,7 @@ function overExposedPaper(near: Band): boolean {
  * halo does. A lamp's image fades from its core; a pale card's blank paper lit a little too
  * brightly stays as bright beyond the patch (a patch of 1.2% beside the fields,
  * its paper at 247, 247 and 246 for three bands: a genuine user in review for glare). Of
- * 70 reflections of four seeds (dev, `heldout-3609`, `a7a9`, `40b8`), none is bordered so.
+ * 70 reflections of four splits (dev and three retired held-out ones), none is bordered so.
  */
 function evenlyLitBlankPaper([near, middle, far]: readonly Band[]): boolean {
   return (
