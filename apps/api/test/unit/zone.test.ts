@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeTd1, composeTd3, mrzCheckDigit } from '@service/fixtures/mrz-compose';
-import { readZoneFields, mrzDate, type ZoneReading } from '../../src/pipeline/read/zone/zone-fields.js';
+import { chanceOfHolding, readZoneFields, mrzDate, type ZoneReading } from '../../src/pipeline/read/zone/zone-fields.js';
 import { checkDigit } from '../../src/pipeline/read/zone/zone-layouts.js';
 import { cleanMrzLine, showsZoneFillers, showsZoneLine, stackedReadings, zoneInText } from '../../src/pipeline/read/zone/zone-lines.js';
 
@@ -138,6 +138,44 @@ describe('look-alikes', () => {
     expect(misread('SX7977772', '5X7977772')).toBe('SX7977772');
   });
 
+  it('a repair is only as much evidence as it could not have held by chance', () => {
+    expect(chanceOfHolding(1, 1)).toBeCloseTo(0.1);
+    expect(chanceOfHolding(2, 1)).toBeCloseTo(0.19);
+    expect(chanceOfHolding(3, 1)).toBeCloseTo(0.271);
+    expect(chanceOfHolding(4, 2)).toBeCloseTo(1 - 0.9 ** 10);
+  });
+
+  // A visa has no composite digit to bear a repair out: one swap among five look-alikes holds by
+  // chance 41% of the time, so the number is left as read with its check failing (the German
+  // visa's `U09174053`); one swap where a single character could be swapped is taken.
+  it('a visa number repaired where it could hardly hold by chance, left as read where it easily could', () => {
+    const visa = (documentNumber: string, read: string) => {
+      const [p1, p2] = composeTd3({ ...person, documentNumber });
+      const z = zoneInText([`V<${p1.slice(2)}`, `${read}${p2.slice(9, 28)}ISSUEDINPARIS7Q`].join('\n'), NOW);
+      return { layout: z?.layout, number: z?.proposals.find((p) => p.field === 'documentNumber'), held: z?.checks.documentNumber };
+    };
+    expect(visa('XB0099545', 'XB0099S45')).toMatchObject({ layout: 'MRV-A', held: false, number: { value: 'XB0099S45', checked: false } });
+    expect(visa('XA7977472', 'XA797747Z')).toMatchObject({ layout: 'MRV-A', held: true, number: { value: 'XA7977472', repaired: true } });
+  });
+
+  // A US residence card printed with a wrong check digit: a Z for its 2 made that check hold on a
+  // number the card does not print; its composite, which covers the number, did not hold with it.
+  it('a card number repaired only where its composite bears the repair out, or chance hardly could', () => {
+    const card = (documentNumber: string, number: string) => {
+      const [l1, l2, l3] = composeTd1({ ...person, documentNumber });
+      return zoneInText([l1.slice(0, 5) + number + l1.slice(14), l2, l3].join('\n'), NOW);
+    };
+    // Read with a 0 for its O: the swap back makes the number's check and the composite hold.
+    const borne = card('K682T8YLO', 'K682T8YL0');
+    expect(borne?.checks).toMatchObject({ documentNumber: true, composite: true });
+    expect(borne?.proposals.find((p) => p.field === 'documentNumber')).toMatchObject({ value: 'K682T8YLO', repaired: true });
+    // Its check digit misprinted: no swap makes the composite hold, and one of four holds by chance 34%.
+    const [l1, l2, l3] = composeTd1({ ...person, documentNumber: '022345679' });
+    const misprinted = zoneInText([at(l1, 14, String((Number(l1[14]) + 3) % 10)), l2, l3].join('\n'), NOW);
+    const number = misprinted?.proposals.find((p) => p.field === 'documentNumber');
+    expect(number).toMatchObject({ value: '022345679', checked: false });
+  });
+
   it('digits read before a name (the card edge) are dropped, and leave the name less sure', () => {
     const [l1, l2, l3] = composeTd1({ ...person, documentNumber: 'CAA000001' });
     const edged = zoneInText([l1, l2, `11${l3!.slice(0, 28)}`].join('\n'), NOW);
@@ -198,6 +236,9 @@ describe('finding the zone in a text', () => {
     expect(inText(visa.join('\n'))).toMatchObject({ layout: 'MRV-A', documentNumber: 'PAB123456' });
     // A line without fillers standing alone is no zone line.
     expect(showsZoneLine(visa[1]!)).toBe(false);
+    // Nor after a line that lost six fillers at its end, but for its own length: a zone's width.
+    expect(inText([visa[0]!.slice(0, -6), visa[1]].join('\n'))).toMatchObject({ layout: 'MRV-A', documentNumber: 'PAB123456' });
+    expect(inText([visa[0]!.slice(0, -6), visa[1]!.slice(0, -4)].join('\n'))).toBeNull();
   });
 
   it("a line with the card's own print read before it: its end, or from a zone's start", () => {

@@ -42,8 +42,10 @@ export async function readZone(ocr: OcrEngine, side: LocatedSide, opts: { now: D
   consider(bottomText);
   if (complete()) return { zone: best, seen };
   // A small scan's zone is scaled up several times to be read: its thin strokes turn light grey,
-  // and binarising against their surroundings erases them. Such a zone is read in its grey too.
-  if (level.pixelWidth * ZONE_REGIONS.greyWhenScaledBy < ZONE_MIN_WIDTH) {
+  // and binarising against their surroundings erases them. A zone printed over a tint or a
+  // guilloche (visas, residence permits) binarises into specks with its letters. Such a zone, seen
+  // but not read, is read in its grey too.
+  if (level.pixelWidth * ZONE_REGIONS.greyWhenScaledBy < ZONE_MIN_WIDTH || seen) {
     consider(await ocr.readMrzRegion(level, ZONE_REGIONS.bottom, { binarise: false }));
     if (complete()) return { zone: best, seen };
   }

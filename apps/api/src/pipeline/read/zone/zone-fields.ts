@@ -50,15 +50,15 @@ function readAs(layout: ZoneLayout, read: readonly string[], now: Date, lineStar
   const t = LAYOUTS[layout];
   const lines = withDigitsWhereOnlyDigits(t, read);
   let repairs = 0;
-  const number = readNumber(t, lines);
-  repairs += number.repairs;
   const birth = readCheckedDigits(t.dateOfBirth, lines);
   const expiry = t.expiryDate ? readCheckedDigits(t.expiryDate, lines) : null;
   for (const f of [birth, expiry]) if (f) repairs += f.repairs;
   const fixed = [...lines];
-  number.write(fixed);
   birth.write(fixed);
   expiry?.write(fixed);
+  const number = chosenNumber(t, readNumber(t, fixed), fixed);
+  repairs += number.repairs;
+  number.write(fixed);
   const composite = t.composite
     ? checkDigit(t.composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, t.composite.check)
     : null;
@@ -203,7 +203,7 @@ function readCheckedDigits(f: CheckedSpan, lines: readonly string[]): CheckedRea
  * left alone among digits. A TD1 number longer than nine characters goes on in the optional data,
  * its check digit after it (the check digit's place holds a filler then).
  */
-function readNumber(t: LayoutTable, lines: readonly string[]): CheckedRead {
+function readNumber(t: LayoutTable, lines: readonly string[]): NumberRead {
   let valueSpan = t.documentNumber.value;
   let checkSpan = t.documentNumber.check;
   if (t.numberContinues && take(lines, checkSpan) === '<') {
@@ -224,7 +224,8 @@ function readNumber(t: LayoutTable, lines: readonly string[]): CheckedRead {
       [checkSpan, check],
     ])(ls);
   };
-  if (checkDigit(value) === check) return { value, holds: true, repairs: 0, write: write(value) };
+  const asRead: CheckedRead = { value, holds: checkDigit(value) === check, repairs: 0, write: write(value) };
+  if (asRead.holds) return { asRead, repaired: [] };
   const swappable = [...value].flatMap((c, i) => (LOOK_ALIKES[c] ? [i] : [])).slice(0, ZONE_TUNING.mostNumberSwaps);
   const variants: { value: string; swaps: number; lettersAmongDigits: number }[] = [];
   for (let mask = 1; mask < 1 << swappable.length; mask++) {
@@ -240,10 +241,59 @@ function readNumber(t: LayoutTable, lines: readonly string[]): CheckedRead {
     if (checkDigit(v) === check) variants.push({ value: v, swaps, lettersAmongDigits: v.match(/(?<=\d)[A-Z](?=\d)/g)?.length ?? 0 });
   }
   variants.sort((a, b) => a.swaps - b.swaps || a.lettersAmongDigits - b.lettersAmongDigits);
-  const found = variants[0];
-  return found
-    ? { value: found.value, holds: true, repairs: found.swaps, write: write(found.value) }
-    : { value, holds: false, repairs: 0, write: write(value) };
+  return {
+    asRead,
+    repaired: variants.map((v) => ({
+      value: v.value,
+      holds: true,
+      repairs: v.swaps,
+      write: write(v.value),
+      chance: chanceOfHolding(swappable.length, v.swaps),
+    })),
+  };
+}
+
+/** A document number as read and, where its check fails, the look-alike swaps that make it hold, fewest first. */
+interface NumberRead {
+  asRead: CheckedRead;
+  repaired: (CheckedRead & { chance: number })[];
+}
+
+/**
+ * The chance that a misread number's check digit holds on some swap of `swaps` look-alikes or
+ * fewer among `swappable`: each variant tried holds by chance one time in ten. A repair is only as
+ * much evidence as this chance is small.
+ */
+export function chanceOfHolding(swappable: number, swaps: number): number {
+  let tried = 0;
+  let ways = 1;
+  for (let k = 1; k <= swaps; k++) {
+    ways = (ways * (swappable - k + 1)) / k;
+    tried += ways;
+  }
+  return 1 - 0.9 ** tried;
+}
+
+/**
+ * The number a zone reports: as read where its check holds; else the repair its composite check
+ * digit bears out too (two checks holding by chance is one in a hundred), else the fewest swaps
+ * where those could hardly have held by chance (`ZONE_TUNING.mostRepairChance`); else as read,
+ * its check failing, for the other readings to weigh.
+ */
+function chosenNumber(t: LayoutTable, n: NumberRead, lines: readonly string[]): CheckedRead {
+  if (n.asRead.holds || !n.repaired.length) return n.asRead;
+  const composite = t.composite;
+  if (composite) {
+    const holdsWith = (r: CheckedRead) => {
+      const fixed = [...lines];
+      r.write(fixed);
+      return checkDigit(composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, composite.check);
+    };
+    const borneOut = n.repaired.find(holdsWith);
+    if (borneOut && !holdsWith(n.asRead)) return borneOut;
+  }
+  const fewest = n.repaired[0]!;
+  return fewest.chance <= ZONE_TUNING.mostRepairChance ? fewest : n.asRead;
 }
 
 /**

@@ -124,14 +124,24 @@ export function hasZoneFillers(line: string): boolean {
 function zoneLikeLines(text: string, minLength: number): string[] {
   const lines = text.split(/\r?\n/).map(cleanMrzLine);
   // A zone's last line may hold no filler at all (a visa's optional data, a TD1 card's numbers run
-  // to its end): taken where it follows a line with fillers, near its length.
+  // to its end): taken where it follows a line with fillers, near its length or, where that line
+  // lost some of its trailing fillers, near a zone's width.
+  const nearWidth = (l: string) => ZONE_WIDTHS.some((w) => Math.abs(l.length - w) <= 2);
   return lines.filter((l, i) => {
     if (l.length < minLength) return false;
     if (hasZoneFillers(l)) return true;
     const above = lines[i - 1];
-    return above !== undefined && hasZoneFillers(above) && Math.abs(above.length - l.length) <= 4 && /^[A-Z0-9<]+$/.test(l);
+    return (
+      above !== undefined &&
+      hasZoneFillers(above) &&
+      (Math.abs(above.length - l.length) <= 4 || (above.length < l.length && nearWidth(l))) &&
+      /^[A-Z0-9<]+$/.test(l)
+    );
   });
 }
+
+/** The lengths of a zone's lines: TD1 30, the older French card and MRV-B 36, TD3 and MRV-A 44. */
+const ZONE_WIDTHS = [30, 36, 44] as const;
 
 /** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */
 const FIRST_LINE_START = /^[PIACV][A-Z<][A-Z<]{3}/;

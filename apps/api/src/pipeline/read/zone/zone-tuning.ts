@@ -14,6 +14,13 @@ export const ZONE_TUNING = {
   mostDigitsInName: 3,
   /** Look-alike characters of a document number tried for its check digit: at most 2^this variants. */
   mostNumberSwaps: 6,
+  /**
+   * A repair the composite check digit does not bear out is taken only where its swaps could
+   * hardly have made the number's check hold by chance (`chanceOfHolding`): one swap among two
+   * look-alikes (19%) is taken, one among three (27%) or two among four (65%) is not, and the
+   * number is left as read, its check failing, for the print and the other readings to decide.
+   */
+  mostRepairChance: 0.2,
   /** A zone surname of fewer letters may be a longer one cut by a glare spot: not settled without the print. */
   sureSurnameLetters: 4,
   /** How sure the zone makes each proposal. */
