@@ -5,6 +5,7 @@ import type { OcrEngine } from '../read/ocr/ocr.js';
 import { PrintedPages, type PageKind, type PageWay } from '../read/printed/printed-pages.js';
 import { printedProposals } from '../read/printed/printed-proposals.js';
 import { isComplete, readZone } from '../read/zone/read-zone.js';
+import { zoneInText } from '../read/zone/zone-lines.js';
 import { FUSE_TUNING } from '../evidence/fuse-tuning.js';
 
 /** What the reading strategy needs: the engine, the located sides, and what the request says of the document. */
@@ -65,7 +66,14 @@ export async function readDocument(d: DocumentToRead): Promise<DocumentRead> {
     if (taken.has(`${side}/${reading}`)) return;
     taken.add(`${side}/${reading}`);
     const text = await on.read(kind, way);
-    if (text) readings.printed.push({ side, reading, page: printedProposals(text, d.now, d.country) });
+    if (!text) return;
+    readings.printed.push({ side, reading, page: printedProposals(text, d.now, d.country) });
+    // A zone its own reader did not read whole may show in a page's text (the zone read as print):
+    // its lines there are read as a zone, field by field with their check digits.
+    if (!readings.zones.some((z) => isComplete(z.zone))) {
+      const zone = zoneInText(text.text, d.now);
+      if (zone) readings.zones.push({ side, reading, zone });
+    }
   };
 
   const claimAgrees = d.claimAgrees ?? (() => true);
