@@ -206,6 +206,14 @@ describe('how sure a zone name is (no check digit covers it)', () => {
     const [k1, k2] = composeTd3({ ...person, surname: 'LIN' });
     expect(sure(`${k1}\n${k2}`)).toBeLessThan(clean);
   });
+
+  // The US permanent resident card's code is C1: a digit, the issuer's choice, not a misread start.
+  it("a document code whose second character is a digit is a zone's start", () => {
+    const card = composeTd1({ ...person, documentCode: 'C1', issuingState: 'USA', nationality: 'CAN' });
+    expect(sure(card.join('\n'))).toBeGreaterThanOrEqual(0.85);
+    // Its state's first letter read as a digit is still a misread start.
+    expect(sure([`C<U5A${card[0].slice(5)}`, card[1], card[2]].join('\n')) ?? 0).toBeLessThan(0.85);
+  });
 });
 
 describe('finding the zone in a text', () => {

@@ -143,8 +143,11 @@ function zoneLikeLines(text: string, minLength: number): string[] {
 /** The lengths of a zone's lines: TD1 30, the older French card and MRV-B 36, TD3 and MRV-A 44. */
 const ZONE_WIDTHS = [30, 36, 44] as const;
 
-/** A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`, `I<ESP`). */
-const FIRST_LINE_START = /^[PIACV][A-Z<][A-Z<]{3}/;
+/**
+ * A zone's first line starts with its document code and the issuing state (`P<NOR`, `IDISL`,
+ * `I<ESP`); the code's second character is the issuer's choice, a digit on some (`C1USA`).
+ */
+const FIRST_LINE_START = /^[PIACV][A-Z0-9<][A-Z<]{3}/;
 
 /**
  * Marks read beside the zone and joined to it (the document's edge as `I`, `1` or `E`), removed
