@@ -166,6 +166,19 @@ describe('document_ocr and when a reading settles', () => {
     expect(documentReadScore(card, { documentFace: false, licence: false }).score).toBeLessThan(read.score);
   });
 
+  // The US resident card whose number's check digit is misprinted: its dates and name read surely
+  // from the zone, beside a page its recogniser read poorly.
+  it("a zone with some checks failing counts its share of checks holding, not the page's confidence", () => {
+    const [l1, l2] = composeTd3(person);
+    const misprinted = `${l1}\n${l2.slice(0, 9)}${(Number(l2[9]) + 3) % 10}${l2.slice(10)}`;
+    const zone = zoneInText(misprinted, NOW)!;
+    expect(zone.checks).toMatchObject({ documentNumber: false, dateOfBirth: true, expiryDate: true });
+    const poorPage = page('P<ESP MARTINEZ GARCIA ANA', 0.2);
+    const e = fuse({ zones: [{ side: 'front', reading: 'zone', zone }], printed: printed(poorPage) }, TODAY);
+    // Two of four checks hold (the composite fails with the number): 0.5 * 0.5 + 0.5 * 4 of 5 fields.
+    expect(documentReadScore(e, { documentFace: true, licence: false }).score).toBeCloseTo(0.65, 2);
+  });
+
   it('settled: name, expiry and number or birth read, and a past expiry borne out by two readings or its check digit', () => {
     expect(settled(fuse({ zones: zoneOf(composeTd3(person)), printed: [] }, TODAY), TODAY)).toBe(true);
     const expired = CARD.replace('14.05.2031', '14.05.2021').replace('Date of birth', 'Date of issue 14.05.2011\nDate of birth');
