@@ -33,6 +33,8 @@ export interface Config {
   scale?: InputScale;
   prep: Preparation;
   native: boolean;
+  /** The descriptor of the crop and of its mirror image, averaged (test-time flip). */
+  flip?: boolean;
   label: string;
 }
 
@@ -52,6 +54,7 @@ export function parseConfig(s: string): Config {
     else if (o === 'bilinear') c.prep.resample = 'bilinear';
     else if (o === 'upright') c.prep.upright = true;
     else if (o === 'native') c.native = true;
+    else if (o === 'flip') c.flip = true;
     else throw new Error(`unknown option ${o}`);
   }
   return c;
@@ -134,7 +137,7 @@ export async function measureConfig(
     if (!img || !face || eyeDistance(face.points) < MIN_EYE_DISTANCE) return null;
     const t0 = performance.now();
     const crop = await prepareCrop(img, face.points, template, { ...config.prep, grey: grey || config.prep.grey });
-    const v = await d.embed(crop);
+    const v = config.flip ? meanOfUnit(await d.embed(crop), await d.embed(mirrored(crop))) : await d.embed(crop);
     ms += performance.now() - t0;
     faces++;
     return v;
@@ -271,3 +274,25 @@ async function main(): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
+
+function mirrored(img: RgbImage): RgbImage {
+  const out = new Uint8Array(img.data.length);
+  for (let y = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++) {
+      const from = (y * img.width + x) * 3;
+      const to = (y * img.width + (img.width - 1 - x)) * 3;
+      out[to] = img.data[from]!;
+      out[to + 1] = img.data[from + 1]!;
+      out[to + 2] = img.data[from + 2]!;
+    }
+  }
+  return { data: out, width: img.width, height: img.height };
+}
+
+function meanOfUnit(a: Float32Array | number[], b: Float32Array | number[]): Float32Array {
+  const na = Math.hypot(...a);
+  const nb = Math.hypot(...b);
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = a[i]! / na + b[i]! / nb;
+  return out;
+}
