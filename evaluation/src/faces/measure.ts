@@ -9,8 +9,8 @@
  * A configuration is `descriptor[,option...]`: `zoom=0.8` (the crop's zoom on the template),
  * `bgr`, `centred` (input (x - 127.5) / 128) or `raw`, `grey` (both sides grey), `eq` (CLAHE),
  * `bilinear` (warped straight from the image, no lanczos resampling first), `upright` (no
- * rotation to level the eyes), `native`
- * (onnxruntime where the graph converts).
+ * rotation to level the eyes), `native` (onnxruntime where the graph converts), `flip` (the
+ * crop's and its mirror image's descriptors averaged).
  * Usage: node dist/faces/measure.js [--mode plain|camera] config ...
  */
 import fs from 'node:fs';
