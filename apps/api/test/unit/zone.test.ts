@@ -62,6 +62,17 @@ describe('a zone read field by field', () => {
     const [l1, l2] = composeTd3(person);
     expect(lines(l1.replace(/<{6}$/, 'LLLLLL'), l2)).toMatchObject({ givenNames: 'ANA LUCIA' });
     expect(lines(l1.replace('ANA<LUCIA<<<<<<', 'ANA<LUCIA<LLKL<'), l2)).toMatchObject({ givenNames: 'ANA LUCIA' });
+    // The older French card read as print (mrzcpp-mrz-example-02): its surname's fillers as C, L and K.
+    const line1 = `IDFRA${'BERTHIER'.padEnd(25, '<')}<<<<<<`;
+    const number = '940992310285';
+    const body = `${number}${checkDigit(number)}${'CORINNE'.padEnd(14, '<')}651206${checkDigit('651206')}F`;
+    const line2 = body + checkDigit(line1 + body);
+    const misread = zoneInText(`IDFRABERTHIER<C<C<CCCCCLLCLLLLLLLLLL\n${line2}`, NOW);
+    expect(fieldsOf(misread)).toMatchObject({ surname: 'BERTHIER', givenNames: 'CORINNE' });
+    expect(confidenceOf(misread, 'surname')).toBeGreaterThanOrEqual(0.85);
+    // A surname whose last word is of those letters keeps it.
+    const [c1, c2] = composeTd3({ ...person, surname: 'DE LUCA LLC' });
+    expect(lines(c1, c2)).toMatchObject({ surname: 'DE LUCA LLC' });
     const long = zoneInText(
       composeTd3({ ...person, surname: 'WOLKENSTEIN RODENEGG', givenNames: 'ALEXANDRINA MARIA THERESIA' }).join('\n'),
       NOW,

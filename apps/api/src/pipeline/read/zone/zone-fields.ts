@@ -297,6 +297,17 @@ function chosenNumber(t: LayoutTable, n: NumberRead, lines: readonly string[]): 
 }
 
 /**
+ * A name field whose trailing fillers were read as L, K or C (the page's recogniser, or OCR-B on a
+ * faint zone, `BERTHIER<C<C<CCCCCLLCL`): from a filler on, a tail of those letters and fillers only,
+ * five characters or more with a filler among them after its first, is padding. A name's own last
+ * word of such letters (`<<LUC`, a given name `KC`) is shorter or holds another letter.
+ */
+function withPaddingRestored(field: string): string {
+  const tail = /<(?=[<LKC]*<[<LKC]*$)[<LKC]{4,}$/.exec(field);
+  return tail ? field.slice(0, tail.index) + '<'.repeat(field.length - tail.index) : field;
+}
+
+/**
  * The name field: surname and given names parted by `<<`, fillers as spaces. Its end, padded with
  * fillers, is read by other recognisers as runs of L, K or C: after two fillers past the given
  * names all is padding, and so are last words of those letters alone. A digit in the surname is a
@@ -305,9 +316,10 @@ function chosenNumber(t: LayoutTable, n: NumberRead, lines: readonly string[]): 
 function nameOf(t: LayoutTable, lines: readonly string[]) {
   // Digits before the name are the card's edge or a fold read as marks (a name starts with a letter).
   const read = take(lines, t.name);
-  const field = read.replace(/^[0-9]+(?=[A-Z])/, '');
+  const afterDigits = read.replace(/^[0-9]+(?=[A-Z])/, '');
+  const field = withPaddingRestored(afterDigits);
   const [surnamePart = '', ...rest] = field.split('<<');
-  const digitInName = field !== read || /\d/.test(surnamePart);
+  const digitInName = afterDigits !== read || /\d/.test(surnamePart);
   // A name holds no digit: one read there is the letter it looks like (8ELSER for BELSER).
   const words = (s: string) =>
     [...s]
