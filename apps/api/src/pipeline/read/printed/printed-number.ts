@@ -8,10 +8,12 @@
 /** Labels of a document's number, matched on text in capitals without accents. */
 const NUMBER_LABEL = new RegExp(
   [
-    String.raw`\b(?:DOCUMENT|DOC|PASSPORT|PASSEPORT|PASAPORTE|PASSAPORTO|REISEPASS|CARD|CARTE|ID|LICEN[CS]E|PERMIS|DOKUMENTEN|AUSWEIS|DOCUMENTO|DNI)\.?\s*(?:NO|NUMBER|NUM|NUMERO|NR|N|#)\b\.?`,
+    String.raw`\b(?:DOCUMENT|DOC|PASSPORT|PASSEPORT|PASAPORTE|PASSAPORTO|REISEPASS|CARD|CARTE|ID|LICEN[CS]E|PERMIS|DOKUMENTEN|AUSWEIS|DOCUMENTO|DNI)[.'’]?\s*(?:NO|NUMBER|NUM|NUMERO|NR|N|#)\b\.?`,
     String.raw`\b(?:NO|NUMBER|NUMERO|NUM|NR)\.?\s*(?:OF\s+)?(?:DOCUMENT|PASSPORT|CARD|DU\s+PASSEPORT|DE\s+(?:PASAPORTE|DOCUMENTO))\b`,
     String.raw`\b(?:DLN|DL|LIC|LICENSE\s*#|DRIVER\s*LICENSE\s*(?:NO|#))\b\.?`,
     String.raw`(?:^|\s)4D\.?(?=\s)`,
+    // AAMVA's field number run into its word (4d LIC# read "4aLics": the d read as an a, # as an s).
+    String.raw`\b4[A-D]\.?(?:DLN|DL|LIC)[#S]?(?![A-Z0-9])`,
     String.raw`\b(?:DOKUMENTNUMMER|AUSWEISNUMMER|PASSNUMMER|NUMER\s+DOKUMENTU|NUMERO\s+DE\s+SOPORTE)\b`,
   ].join('|'),
 );
@@ -33,7 +35,8 @@ export function numberByLabel(text: string): string | null {
     if (!label) continue;
     const after = valueOf(line.slice(label.index + label[0].length));
     if (after) return after;
-    const below = lines[i + 1] && valueOf(lines[i + 1]!);
+    const next = lines[i + 1] ?? '';
+    const below = valueOf(valueInColumn(line, label.index, next) ?? next);
     if (below) return below;
   }
   return null;
@@ -52,4 +55,23 @@ function valueOf(s: string): string | null {
     value += w;
   }
   return value.length >= 5 && value.length <= 15 && /\d/.test(value) ? value : null;
+}
+
+/** A licence's field number starting a column's label (AAMVA's 4a, 4d, 12; the EU's 4a., 5.). */
+const FIELD_NUMBER = /(?:^|\s)\d{1,2}[A-D]?\.?(?=\s|[A-Z]{2})/g;
+
+/**
+ * The value under a label standing in a row of labels over a row of values ("4a ISS  4d NUMBER"
+ * over a date and the number): the value whose place among the row's values is the label's place
+ * among the numbered labels. Only where the row holds as many values as there are labels (a value
+ * lost would shift the others under the wrong label); marks read off the card's edge before the
+ * values are dropped. Null where the label row has no columns.
+ */
+export function valueInColumn(labelRow: string, labelAt: number, valueRow: string): string | null {
+  const starts = [...labelRow.matchAll(FIELD_NUMBER)].map((m) => m.index ?? 0);
+  if (starts.length < 2) return null;
+  const column = starts.filter((at) => at <= labelAt).length - 1;
+  const values = valueRow.split(/\s+/).filter(Boolean);
+  while (values.length > starts.length && !/[A-Z0-9]{2}/.test(values[0]!)) values.shift();
+  return column >= 0 && values.length === starts.length ? values[column]! : null;
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { numberByLabel, valueInColumn } from '../../src/pipeline/read/printed/printed-number.js';
+
+/** Driving licences' printed fields as the recogniser reads them (texts composed after dev cases' readings). */
+describe("a licence's number in a row of labels over a row of values", () => {
+  // textract-driverlicense: "4a ISS  4d NUMBER" over the issue date and the number.
+  const massachusetts = 'MASSACHUSETTS\nLICENSE\n4a Iss 4d NUMBER\n03/18/2018 820BAC729CBAC\nO 4b EXP 3 DOB\n< 01/20/2030 03/18/1978\n';
+
+  it("takes the value in its label's column, not the row's first", () => {
+    expect(numberByLabel(massachusetts)).toBe('820BAC729CBAC');
+  });
+
+  it('three columns, the number first (4d over 4b and 12)', () => {
+    // docai-usa-driver-license-co-2015
+    expect(numberByLabel('4d Customer identifier 4b Exp 12 Restrictions\n165-239-1250 04/24/2018 NONE\n')).toBe('1652391250');
+  });
+
+  it("drops a mark read off the card's edge before the values", () => {
+    expect(valueInColumn('4A ISS 4D NUMBER', 7, '| 03/18/2018 736HDV787')).toBe('736HDV787');
+  });
+
+  it('near miss: a value lost from the row leaves no column to trust', () => {
+    // One value for two labels: the date may be the one lost, or the number.
+    expect(valueInColumn('4A ISS 4D NUMBER', 7, '736HDV787')).toBeNull();
+    expect(numberByLabel('4a Iss 4d NUMBER\n03/18/2018\n')).toBeNull();
+  });
+
+  it('near miss: a label row of one column reads its value from the start of the next line', () => {
+    expect(valueInColumn('DL NUMBER', 0, 'X1234567 M')).toBeNull();
+    expect(numberByLabel('DL NUMBER\nX1234567 M\n')).toBe('X1234567');
+  });
+});
+
+describe("AAMVA's field number run into its label", () => {
+  it('4d LIC# read "4aLics" is the number\'s label', () => {
+    // azure-driverlicense
+    expect(numberByLabel('WASHINGTON DRIVER LICENSE\n| 4aLics WDLABCD456DG scLass B DONOR\n')).toBe('WDLABCD456DG');
+  });
+
+  it('near miss: a word that merely starts with 4a and LIC is no label', () => {
+    expect(numberByLabel('4aLICENSEE WDLABCD456DG\n')).toBeNull();
+  });
+});
