@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { numberByLabel, valueInColumn } from '../../src/pipeline/read/printed/printed-number.js';
+import { readTextFields } from '../../src/pipeline/read/printed/text-fields.js';
 
 /** Driving licences' printed fields as the recogniser reads them (texts composed after dev cases' readings). */
 describe("a licence's number in a row of labels over a row of values", () => {
@@ -39,5 +40,31 @@ describe("AAMVA's field number run into its label", () => {
 
   it('near miss: a word that merely starts with 4a and LIC is no label', () => {
     expect(numberByLabel('4aLICENSEE WDLABCD456DG\n')).toBeNull();
+  });
+});
+
+describe("dates that are neither the holder's nor the document's", () => {
+  const now = new Date('2026-12-08T00:00:00Z');
+  // textract-driverlicense: a revision date and the discriminator printed as dates after the expiry row.
+  const text = '4a ISS 4d NUMBER\n03/18/2012 820BAC729CBAC\n4b EXP 3 DOB\n01/20/2020 03/18/1978\n5DD 03/12/2019 REV03/12/2017\n';
+
+  it("a card design's revision date and the discriminator do not stand between the issue date and the expiry", () => {
+    const read = readTextFields(text, now, 'US');
+    expect(read.dates.map((d) => d.iso)).toEqual(['1978-03-18', '2012-03-18', '2020-01-20']);
+    expect(read.fields.expiryDate).toBe('2020-01-20');
+  });
+
+  it('near miss: the same dates unlabelled are still read', () => {
+    const read = readTextFields(text.replace('5DD', '5').replace('REV', ''), now, 'US');
+    expect(read.dates.map((d) => d.iso)).toContain('2019-03-12');
+    expect(read.dates.map((d) => d.iso)).toContain('2017-03-12');
+    // The 2019 date stands before the expiry as its issue date would: under a year, no validity.
+    expect(read.fields.expiryDate).toBeNull();
+  });
+
+  it('a revision date is not taken for the expiry by its order', () => {
+    // azure-driverlicense: the expiry lost to glare, the revision date the latest left.
+    const read = readTextFields('s poe 01/06/1958 01/06/2015\nB ab EXP 08/1 820200\nREV 07/01/2018\n', now, 'US');
+    expect(read.dates.map((d) => d.iso)).not.toContain('2018-07-01');
   });
 });
