@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { printedFields } from '../../src/pipeline/read/printed/printed-fields.js';
 import { numberByLabel, valueInColumn } from '../../src/pipeline/read/printed/printed-number.js';
 import { readTextFields } from '../../src/pipeline/read/printed/text-fields.js';
 
@@ -66,5 +67,28 @@ describe("dates that are neither the holder's nor the document's", () => {
     // azure-driverlicense: the expiry lost to glare, the revision date the latest left.
     const read = readTextFields('s poe 01/06/1958 01/06/2015\nB ab EXP 08/1 820200\nREV 07/01/2018\n', now, 'US');
     expect(read.dates.map((d) => d.iso)).not.toContain('2018-07-01');
+  });
+});
+
+describe("a licence's names by their field numbers", () => {
+  it("the given names' 2 under the surname's line, its 1 misread as a 2", () => {
+    // textract-driverlicense
+    const text = '4a Iss 4d NUMBER\n03/18/1978 820BAC729CBAC\n<\n2 SOUZA\n® 2 JORGE\ns¢ 100 MAIN STREET\n';
+    expect(printedFields(text)).toMatchObject({ surname: 'SOUZA', givenNames: 'JORGE' });
+  });
+
+  it("the surname's 1 lost: the line above the 2 is the surname", () => {
+    // textract-fake-id
+    const text = '4a ISS 4d NUMBER\n03/18/2018 736HDV787\n: MARIA\n= 2 GARCIA\n8 100 MARKET STREET\n';
+    expect(printedFields(text)).toMatchObject({ surname: 'MARIA', givenNames: 'GARCIA' });
+  });
+
+  it('near miss: a page without field numbers does not take a "2" line for the given names', () => {
+    // An address under a name on a card laid out otherwise: no 4a, 4b or 4d anywhere.
+    expect(printedFields('JOHN SMITH\n2 HIGH STREET\nLONDON\n')).toMatchObject({ surname: null, givenNames: null });
+  });
+
+  it('near miss: a "2" line under no name is no label', () => {
+    expect(printedFields('4a ISS 4d NUMBER\n03/18/2018 736HDV787\n2 HIGH STREET\n')).toMatchObject({ givenNames: null });
   });
 });

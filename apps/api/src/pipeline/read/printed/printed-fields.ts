@@ -133,7 +133,19 @@ function nameValue(line: string): string | null {
 /** A line's start up to a numbered label `n` and what follows it (`after`): a stray mark or two may come first ("\\ 1."). */
 const numberedLabel = (n: string, after: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${after}`;
 
-function labelledName(lines: string[], labels: string[]): string | null {
+/** A licence's issue, expiry or number field (AAMVA's 4a, 4b, 4d; the EU's 4a., 4b.): the page is laid out by field numbers. */
+const NUMBERED_LAYOUT = /(?:^|\s)4[ABD][.\s]/i;
+
+/** A line that holds a name and no other digit than its field number before it (not a row of values). */
+const nameLine = (line: string) => /^[^A-Za-z0-9]*(?:\d[^A-Za-z0-9]+)?[^0-9]*$/.test(line) && nameValue(line) !== null;
+
+interface Labelled {
+  value: string;
+  /** The line the label stands on. */
+  line: number;
+}
+
+function labelledName(lines: string[], labels: string[]): Labelled | null {
   const numbered = labels[0]!;
   // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
   // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
@@ -152,16 +164,22 @@ function labelledName(lines: string[], labels: string[]): string | null {
     step,
     label: new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}')),
   }));
+  // The given names' number under the surname's line, on a page laid out by field numbers ("2
+  // SOUZA" over "2 JORGE": the surname's 1 misread as another digit, or lost): the 2 is the label.
+  const numberedPage = lines.some((l) => NUMBERED_LAYOUT.test(l));
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const ws = normalizeName(raw).split(' ').filter(Boolean);
     const nextFollows = () => nextDotted.test(lines[i + 1] ?? '');
     const besideFollows = () => beside.some(({ step, label }) => [1, 2].some((k) => label.test(lines[i + step * k] ?? '')));
+    const underName = () => numbered === '2' && numberedPage && i > 0 && nameLine(lines[i - 1]!);
     const inline =
-      dotted.exec(raw) ?? (nextFollows() || besideFollows() ? dotless.exec(raw) : null) ?? (nextFollows() ? strokeForOne?.exec(raw) : null);
+      dotted.exec(raw) ??
+      (nextFollows() || besideFollows() || underName() ? dotless.exec(raw) : null) ??
+      (nextFollows() ? strokeForOne?.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
-      if (v) return v;
+      if (v) return { value: v, line: i };
     }
     const found = findLabel(ws, labels.slice(1));
     if (!found) continue;
@@ -173,26 +191,22 @@ function labelledName(lines: string[], labels: string[]): string | null {
       if (w.length >= 4 && isLabelWord(w)) lastLabel = k;
     });
     const rest = after.slice(lastLabel + 1).filter((w) => !isLabelWord(w));
-    if (rest.length && rest.join('').length >= 3) return rest.join(' ');
+    if (rest.length && rest.join('').length >= 3) return { value: rest.join(' '), line: i };
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       const v = nameValue(lines[j]!);
-      if (v) return v;
+      if (v) return { value: v, line: i };
     }
   }
   return null;
 }
 
 /**
- * The surname when its own label was lost (a short label such as "LN" read as a stray mark): on
- * every layout read here it is the value printed just above the given names' label.
+ * The surname when its own label was lost (a short label such as "LN" read as a stray mark, a
+ * licence's 1 misread): on every layout read here it is the value printed just above the given
+ * names' label.
  */
-function nameAboveLabel(lines: string[], labels: string[]): string | null {
-  for (let i = 1; i < lines.length; i++) {
-    const ws = normalizeName(lines[i]!).split(' ').filter(Boolean);
-    if (!findLabel(ws, labels.slice(1))) continue;
-    return nameValue(lines[i - 1]!);
-  }
-  return null;
+function nameAboveLabel(lines: string[], given: Labelled): string | null {
+  return given.line > 0 ? nameValue(lines[given.line - 1]!) : null;
 }
 
 /**
@@ -225,8 +239,9 @@ export function printedFields(text: string): PrintedFields {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  const givenNames = labelledName(lines, GIVEN);
-  const surname = labelledName(lines, SURNAME) ?? (givenNames ? nameAboveLabel(lines, GIVEN) : null);
+  const given = labelledName(lines, GIVEN);
+  const givenNames = given?.value ?? null;
+  const surname = labelledName(lines, SURNAME)?.value ?? (given ? nameAboveLabel(lines, given) : null);
   return {
     surname,
     givenNames: givenNames && givenNames !== surname ? givenNames : null,
