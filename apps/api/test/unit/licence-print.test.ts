@@ -77,6 +77,14 @@ describe("a licence's names by their field numbers", () => {
     expect(printedFields(text)).toMatchObject({ surname: 'SOUZA', givenNames: 'JORGE' });
   });
 
+  it('its dot read as another mark ("2» JORGE"), the surname\'s line read with marks before it', () => {
+    // textract-driverlicense, read in grey
+    const text = '4a ISS 4d NUMBER\n03/18/1978 820BAC729CBAC\n= / ,SOUZA\n® 2» JORGE\n- = § 100 MAIN STREET\n';
+    expect(printedFields(text)).toMatchObject({ surname: 'SOUZA', givenNames: 'JORGE' });
+    // Near miss: a 2 followed by a word with no space between is no label.
+    expect(printedFields(text.replace('2» JORGE', '2»JORGE'))).toMatchObject({ givenNames: null });
+  });
+
   it("the surname's 1 lost: the line above the 2 is the surname", () => {
     // textract-fake-id
     const text = '4a ISS 4d NUMBER\n03/18/2018 736HDV787\n: MARIA\n= 2 GARCIA\n8 100 MARKET STREET\n';

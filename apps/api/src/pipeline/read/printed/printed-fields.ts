@@ -156,6 +156,8 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
   // The dot may be read against the value ("2.RUTA"): a letter follows it all the same.
   const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s*(?=[A-Za-z])')}(.+)$`);
   const dotless = new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`);
+  // Under the surname's line, its dot may be read as another mark ("2» JORGE").
+  const markedUnderName = new RegExp(`${numberedLabel(numbered, '[^A-Za-z0-9\\s]?\\s+(?=[A-Za-z])')}(.+)$`);
   const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s*[A-Za-z]'));
   // A 1 read as an upright stroke ("|. KAZLAUSKIENE": a bar, a bracket, an l or an I) is the label
   // where the next line holds the next field's number with its dot.
@@ -175,7 +177,8 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
     const underName = () => numbered === '2' && numberedPage && i > 0 && nameLine(lines[i - 1]!);
     const inline =
       dotted.exec(raw) ??
-      (nextFollows() || besideFollows() || underName() ? dotless.exec(raw) : null) ??
+      (nextFollows() || besideFollows() ? dotless.exec(raw) : null) ??
+      (underName() ? markedUnderName.exec(raw) : null) ??
       (nextFollows() ? strokeForOne?.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
