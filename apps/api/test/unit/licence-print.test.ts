@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { printedFields } from '../../src/pipeline/read/printed/printed-fields.js';
 import { numberByLabel, valueInColumn } from '../../src/pipeline/read/printed/printed-number.js';
+import { paintsPortrait } from '../../src/pipeline/read/printed/printed-pages.js';
+import { PRINTED_TUNING } from '../../src/pipeline/read/printed/printed-tuning.js';
 import { readTextFields } from '../../src/pipeline/read/printed/text-fields.js';
 
 /** Driving licences' printed fields as the recogniser reads them (texts composed after dev cases' readings). */
@@ -98,5 +100,20 @@ describe("a licence's names by their field numbers", () => {
 
   it('near miss: a "2" line under no name is no label', () => {
     expect(printedFields('4a ISS 4d NUMBER\n03/18/2018 736HDV787\n2 HIGH STREET\n')).toMatchObject({ givenNames: null });
+  });
+});
+
+describe('the portrait painted out of the printed pages', () => {
+  it('only a face the detector is sure of: an unsure one found on the print leaves the fields whole', () => {
+    // textract-fake-id: the drawn portrait missed, a "face" found at 0.4 on the number's last letters.
+    expect(paintsPortrait({ score: 0.4 })).toBe(false);
+    expect(paintsPortrait(null)).toBe(false);
+    // Every document portrait on the dev split scored 0.91 or more.
+    expect(paintsPortrait({ score: 0.91 })).toBe(true);
+  });
+
+  it('near miss: at the line it is painted, just under it not', () => {
+    expect(paintsPortrait({ score: PRINTED_TUNING.blankFaceScore })).toBe(true);
+    expect(paintsPortrait({ score: PRINTED_TUNING.blankFaceScore - 0.01 })).toBe(false);
   });
 });
