@@ -35,6 +35,17 @@ describe("a licence's number in a row of labels over a row of values", () => {
   });
 });
 
+describe("the EU licence's number is its field 5", () => {
+  it('not its field 4d above it, a personal number', () => {
+    expect(numberByLabel('1. NOWAK\n2. ANNA\n4a. 01.02.2020 4c. STAROSTA\n4d. 85010112345\n5. PL1234567\n')).toBe('PL1234567');
+    expect(numberByLabel('4a. 01.02.2020\n4d. 85010112345\n5. D1234567\n9. B\n')).toBe('D1234567');
+  });
+
+  it('near miss: an AAMVA 5 DD without its dot is no field 5', () => {
+    expect(numberByLabel('4d DLN 12345678\n5 DD 1234567890\n')).toBe('12345678');
+  });
+});
+
 describe("AAMVA's field number run into its label", () => {
   it('4d LIC# read "4aLics" is the number\'s label', () => {
     // azure-driverlicense

@@ -18,6 +18,8 @@ const NUMBER_LABEL = new RegExp(
   ].join('|'),
 );
 
+const EU_LICENCE_NUMBER = /^[^A-Z0-9]*5[.)]\s+([A-Z0-9]{5,15})\s*$/;
+
 /** A number's shape: 5 to 15 letters and digits with a digit among them (dashes and spaces inside a number dropped). */
 const NUMBER_VALUE = /^[\s:.#№°º-]*([A-Z0-9][A-Z0-9 -]{3,18}[A-Z0-9])/;
 
@@ -26,11 +28,14 @@ const plain = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toUpperC
 /** The number a text prints under one of its labels, or null. */
 export function numberByLabel(text: string): string | null {
   const lines = text.split(/\r?\n/).map(plain);
+  // The EU licence's field 5 (its number of any length on a line of its own), wherever it stands:
+  // its field 4d above it is a personal number, which the AAMVA's 4d label would take.
+  for (const line of lines) {
+    const eu = EU_LICENCE_NUMBER.exec(line);
+    if (eu) return eu[1]!;
+  }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    // The EU licence's field 5 (its number of any length on a line of its own).
-    const eu = /^[^A-Z0-9]*5[.)]\s+([A-Z0-9]{5,15})\s*$/.exec(line);
-    if (eu) return eu[1]!;
     const label = NUMBER_LABEL.exec(line);
     if (!label) continue;
     const after = valueOf(line.slice(label.index + label[0].length));
