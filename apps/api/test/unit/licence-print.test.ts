@@ -128,3 +128,14 @@ describe('the portrait painted out of the printed pages', () => {
     expect(paintsPortrait({ score: PRINTED_TUNING.blankFaceScore - 0.01 })).toBe(false);
   });
 });
+
+describe('a number printed in groups', () => {
+  it('parted by hyphens, is one number whatever its length', () => {
+    expect(numberByLabel('4d DL S123-456-78-999-0\n')).toBe('S123456789990');
+    expect(numberByLabel('4d Customer Identifier\n15-239-1250\n')).toBe('152391250');
+  });
+
+  it('near miss: parted by spaces, groups after eight characters are another value', () => {
+    expect(numberByLabel('DL NO. X 1234 567 1234\n')).toBe('X1234567');
+  });
+});

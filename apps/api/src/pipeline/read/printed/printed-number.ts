@@ -52,12 +52,16 @@ function valueOf(s: string): string | null {
   // Label words standing between the label and its value (4d DLN, No. #).
   const m = NUMBER_VALUE.exec(s.replace(/^[\s:.#№°º-]*(?:(?:DLN|DL|LIC|NO|NUMBER|NR|N)\b[\s:.#№°º-]*)+/, ''));
   if (!m) return null;
-  // The first word, or words joined where the number is printed in groups (X 1234 567).
-  const words = m[1]!.split(/[ -]+/);
+  // The first word, or words joined where the number is printed in groups (X 1234 567). Groups
+  // parted by hyphens are one number whatever its length (S123-456-78-999-0: a space may part two
+  // values on a line, a hyphen does not).
+  const words = m[1]!.split(/(?=[ -])/);
   let value = words[0]!;
   for (const w of words.slice(1)) {
-    if (value.length >= 8 || !/\d/.test(w) || w.length > 6) break;
-    value += w;
+    const group = w.replace(/^[ -]+/, '');
+    const hyphened = /^-[A-Z0-9]/.test(w);
+    if ((!hyphened && value.length >= 8) || !/\d/.test(group) || group.length > 6) break;
+    value += group;
   }
   return value.length >= 5 && value.length <= 15 && /\d/.test(value) ? value : null;
 }
