@@ -139,3 +139,14 @@ describe('a number printed in groups', () => {
     expect(numberByLabel('DL NO. X 1234 567 1234\n')).toBe('X1234567');
   });
 });
+
+describe('a label read with its dot as an apostrophe', () => {
+  it('"Card\'no." is a card number\'s label', () => {
+    // docai-usa-passport-2009, read inked
+    expect(numberByLabel("* Passport Card'no. C03005988\n")).toBe('C03005988');
+  });
+
+  it('near miss: a word ending in "card" before "no" in other words is no label', () => {
+    expect(numberByLabel("POSTCARD'NO C03005988\n")).toBeNull();
+  });
+});
