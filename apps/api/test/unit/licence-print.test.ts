@@ -150,3 +150,22 @@ describe('a label read with its dot as an apostrophe', () => {
     expect(numberByLabel("POSTCARD'NO C03005988\n")).toBeNull();
   });
 });
+
+describe("a US licence's given names with a middle initial", () => {
+  // azure-driverlicense, read inked: no 4a/4b/4d left whole, AAMVA's 15 SEX and 16 HGT are.
+  const text =
+    '| 4aLics WDLABCD456DG scLass B DONORY\n§ + TALBOT\n3 2 LIAM R.\n| 3 8123 STREET ADDRESS\n1 15 SEX M 18 EYESBLU\n| 16 HGT 5\'-08"\n';
+
+  it('keeps the initial with its dot ending the line; a stray digit before the 2 is a mark', () => {
+    expect(printedFields(text)).toMatchObject({ surname: 'TALBOT', givenNames: 'LIAM R' });
+  });
+
+  it('near miss: a single letter without its dot, or not ending the line, is a mark', () => {
+    expect(printedFields(text.replace('LIAM R.', 'LIAM R'))).toMatchObject({ givenNames: 'LIAM' });
+    expect(printedFields(text.replace('LIAM R.', 'R. LIAM'))).toMatchObject({ givenNames: 'LIAM' });
+  });
+
+  it("near miss: without any of AAMVA's field numbers the page is not read by them", () => {
+    expect(printedFields('WASHINGTON\n§ + TALBOT\n3 2 LIAM R.\nSEX M EYES BLU\n')).toMatchObject({ givenNames: null });
+  });
+});

@@ -112,9 +112,13 @@ function editDistance(a: string, b: string): number {
 function nameValue(line: string): string | null {
   // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one
   // that has letters after it (a frame's bar closes a line too: "Sgndergaard |").
-  const ws = normalizeName(line.split('|').findLast((part) => /\p{L}/u.test(part)) ?? '')
+  const part = line.split('|').findLast((p) => /\p{L}/u.test(p)) ?? '';
+  // A middle initial with its dot ending the line ("LIAM R."), as US licences print it, is part of
+  // the name; other single letters are marks.
+  const initial = /\p{L}{2,}\s+\p{L}\.[^\p{L}\d]*$/u.test(part);
+  const ws = normalizeName(part)
     .split(' ')
-    .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1])) && !/\d/.test(w));
+    .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1]) || (initial && i > 0 && i === all.length - 1)) && !/\d/.test(w));
   // Junk before a name (a stray mark read as letters) is short: drop leading 1-2 letter words that
   // are no particle when a real word follows ("IN INGRID SOFIE"; "DE LA CRUZ", "O BRIAIN", "D
   // ANGELO" for D'ANGELO and "LI NA" stay). Other single letters are dropped as marks.
@@ -133,8 +137,11 @@ function nameValue(line: string): string | null {
 /** A line's start up to a numbered label `n` and what follows it (`after`): a stray mark or two may come first ("\\ 1."). */
 const numberedLabel = (n: string, after: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${after}`;
 
-/** A licence's issue, expiry or number field (AAMVA's 4a, 4b, 4d; the EU's 4a., 4b.): the page is laid out by field numbers. */
-const NUMBERED_LAYOUT = /(?:^|\s)4[ABD][.\s]/i;
+/**
+ * A licence's numbered field (the issue, expiry or number field: AAMVA's 4a, 4b, 4d, the EU's 4a.,
+ * 4b.; AAMVA's 12 REST, 15 SEX, 16 HGT, 17 WGT, 18 EYES): the page is laid out by field numbers.
+ */
+const NUMBERED_LAYOUT = /(?:^|\s)4[ABD][.\s]|\b(?:12\s*REST|15\s*SEX|16\s*HGT|17\s*WGT|18\s*EYES)/i;
 
 /** A line that holds a name and no other digit than its field number before it (not a row of values). */
 const nameLine = (line: string) => /^[^A-Za-z0-9]*(?:\d[^A-Za-z0-9]+)?[^0-9]*$/.test(line) && nameValue(line) !== null;
@@ -156,8 +163,9 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
   // The dot may be read against the value ("2.RUTA"): a letter follows it all the same.
   const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s*(?=[A-Za-z])')}(.+)$`);
   const dotless = new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`);
-  // Under the surname's line, its dot may be read as another mark ("2» JORGE").
-  const markedUnderName = new RegExp(`${numberedLabel(numbered, '[^A-Za-z0-9\\s]?\\s+(?=[A-Za-z])')}(.+)$`);
+  // Under the surname's line, its dot may be read as another mark ("2» JORGE"), and a stray digit
+  // may stand before it as a letter may ("3 2 LIAM R.").
+  const markedUnderName = new RegExp(`^[^A-Za-z0-9]*(?:[A-Za-z0-9]{1,2}[^A-Za-z0-9]+)?${numbered}[^A-Za-z0-9\\s]?\\s+(?=[A-Za-z])(.+)$`);
   const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s*[A-Za-z]'));
   // A 1 read as an upright stroke ("|. KAZLAUSKIENE": a bar, a bracket, an l or an I) is the label
   // where the next line holds the next field's number with its dot.
