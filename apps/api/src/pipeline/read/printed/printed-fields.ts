@@ -112,9 +112,13 @@ function editDistance(a: string, b: string): number {
 function nameValue(line: string): string | null {
   // A bar is the OCR's reading of a frame or a picture's edge: the value is after the last one
   // that has letters after it (a frame's bar closes a line too: "Sgndergaard |").
-  const ws = normalizeName(line.split('|').findLast((part) => /\p{L}/u.test(part)) ?? '')
+  const part = line.split('|').findLast((p) => /\p{L}/u.test(p)) ?? '';
+  // A middle initial with its dot ending the line ("LIAM R."), as US licences print it, is part of
+  // the name; other single letters are marks.
+  const initial = /\p{L}{2,}\s+\p{L}\.[^\p{L}\d]*$/u.test(part);
+  const ws = normalizeName(part)
     .split(' ')
-    .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1])) && !/\d/.test(w));
+    .filter((w, i, all) => (w.length >= 2 || isNamePrefix(w, all[i + 1]) || (initial && i > 0 && i === all.length - 1)) && !/\d/.test(w));
   // Junk before a name (a stray mark read as letters) is short: drop leading 1-2 letter words that
   // are no particle when a real word follows ("IN INGRID SOFIE"; "DE LA CRUZ", "O BRIAIN", "D
   // ANGELO" for D'ANGELO and "LI NA" stay). Other single letters are dropped as marks.
@@ -133,7 +137,22 @@ function nameValue(line: string): string | null {
 /** A line's start up to a numbered label `n` and what follows it (`after`): a stray mark or two may come first ("\\ 1."). */
 const numberedLabel = (n: string, after: string) => `^[^A-Za-z0-9]*(?:[A-Za-z]{1,2}[^A-Za-z0-9]+)?${n}${after}`;
 
-function labelledName(lines: string[], labels: string[]): string | null {
+/**
+ * A licence's numbered field (the issue, expiry or number field: AAMVA's 4a, 4b, 4d, the EU's 4a.,
+ * 4b.; AAMVA's 12 REST, 15 SEX, 16 HGT, 17 WGT, 18 EYES): the page is laid out by field numbers.
+ */
+const NUMBERED_LAYOUT = /(?:^|\s)4[ABD][.\s]|\b(?:12\s*REST|15\s*SEX|16\s*HGT|17\s*WGT|18\s*EYES)/i;
+
+/** A line that holds a name and no other digit than its field number before it (not a row of values). */
+const nameLine = (line: string) => /^[^A-Za-z0-9]*(?:\d[^A-Za-z0-9]+)?[^0-9]*$/.test(line) && nameValue(line) !== null;
+
+interface Labelled {
+  value: string;
+  /** The line the label stands on. */
+  line: number;
+}
+
+function labelledName(lines: string[], labels: string[]): Labelled | null {
   const numbered = labels[0]!;
   // "1. MARTINEZ GARCIA": a numbered label and its value on one line (after a stray mark or two
   // read from the card's edge or the portrait: "\\ 1. Lindqvist"). Its dot may be lost ("1 O
@@ -144,6 +163,9 @@ function labelledName(lines: string[], labels: string[]): string | null {
   // The dot may be read against the value ("2.RUTA"): a letter follows it all the same.
   const dotted = new RegExp(`${numberedLabel(numbered, '[.)]\\s*(?=[A-Za-z])')}(.+)$`);
   const dotless = new RegExp(`${numberedLabel(numbered, '\\s+(?=[A-Za-z])')}(.+)$`);
+  // Under the surname's line, its dot may be read as another mark ("2» JORGE"), and a stray digit
+  // may stand before it as a letter may ("3 2 LIAM R.").
+  const markedUnderName = new RegExp(`^[^A-Za-z0-9]*(?:[A-Za-z0-9]{1,2}[^A-Za-z0-9]+)?${numbered}[^A-Za-z0-9\\s]?\\s+(?=[A-Za-z])(.+)$`);
   const nextDotted = new RegExp(numberedLabel(String(Number(numbered) + 1), '[.)]\\s*[A-Za-z]'));
   // A 1 read as an upright stroke ("|. KAZLAUSKIENE": a bar, a bracket, an l or an I) is the label
   // where the next line holds the next field's number with its dot.
@@ -152,16 +174,23 @@ function labelledName(lines: string[], labels: string[]): string | null {
     step,
     label: new RegExp(numberedLabel(String(Number(numbered) + step), '[.)]?\\s+[A-Za-z0-9]{2}')),
   }));
+  // The given names' number under the surname's line, on a page laid out by field numbers ("2
+  // SOUZA" over "2 JORGE": the surname's 1 misread as another digit, or lost): the 2 is the label.
+  const numberedPage = lines.some((l) => NUMBERED_LAYOUT.test(l));
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const ws = normalizeName(raw).split(' ').filter(Boolean);
     const nextFollows = () => nextDotted.test(lines[i + 1] ?? '');
     const besideFollows = () => beside.some(({ step, label }) => [1, 2].some((k) => label.test(lines[i + step * k] ?? '')));
+    const underName = () => numbered === '2' && numberedPage && i > 0 && nameLine(lines[i - 1]!);
     const inline =
-      dotted.exec(raw) ?? (nextFollows() || besideFollows() ? dotless.exec(raw) : null) ?? (nextFollows() ? strokeForOne?.exec(raw) : null);
+      dotted.exec(raw) ??
+      (nextFollows() || besideFollows() ? dotless.exec(raw) : null) ??
+      (underName() ? markedUnderName.exec(raw) : null) ??
+      (nextFollows() ? strokeForOne?.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
-      if (v) return v;
+      if (v) return { value: v, line: i };
     }
     const found = findLabel(ws, labels.slice(1));
     if (!found) continue;
@@ -173,26 +202,22 @@ function labelledName(lines: string[], labels: string[]): string | null {
       if (w.length >= 4 && isLabelWord(w)) lastLabel = k;
     });
     const rest = after.slice(lastLabel + 1).filter((w) => !isLabelWord(w));
-    if (rest.length && rest.join('').length >= 3) return rest.join(' ');
+    if (rest.length && rest.join('').length >= 3) return { value: rest.join(' '), line: i };
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       const v = nameValue(lines[j]!);
-      if (v) return v;
+      if (v) return { value: v, line: i };
     }
   }
   return null;
 }
 
 /**
- * The surname when its own label was lost (a short label such as "LN" read as a stray mark): on
- * every layout read here it is the value printed just above the given names' label.
+ * The surname when its own label was lost (a short label such as "LN" read as a stray mark, a
+ * licence's 1 misread): on every layout read here it is the value printed just above the given
+ * names' label.
  */
-function nameAboveLabel(lines: string[], labels: string[]): string | null {
-  for (let i = 1; i < lines.length; i++) {
-    const ws = normalizeName(lines[i]!).split(' ').filter(Boolean);
-    if (!findLabel(ws, labels.slice(1))) continue;
-    return nameValue(lines[i - 1]!);
-  }
-  return null;
+function nameAboveLabel(lines: string[], given: Labelled): string | null {
+  return given.line > 0 ? nameValue(lines[given.line - 1]!) : null;
 }
 
 /**
@@ -225,8 +250,9 @@ export function printedFields(text: string): PrintedFields {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  const givenNames = labelledName(lines, GIVEN);
-  const surname = labelledName(lines, SURNAME) ?? (givenNames ? nameAboveLabel(lines, GIVEN) : null);
+  const given = labelledName(lines, GIVEN);
+  const givenNames = given?.value ?? null;
+  const surname = labelledName(lines, SURNAME)?.value ?? (given ? nameAboveLabel(lines, given) : null);
   return {
     surname,
     givenNames: givenNames && givenNames !== surname ? givenNames : null,

@@ -2,7 +2,9 @@ import { cropDecoded, regionWithin, type GreyPage, type Region } from '../../dec
 import { squareUp } from '../../locate/document-quad.js';
 import { documentRegion } from '../../locate/find-document.js';
 import { regionOf, type LocatedSide } from '../../locate/located-side.js';
+import type { FaceResult } from '../faces/faces.js';
 import { levelledTextPage, textPage, type OcrEngine, type TextReading } from '../ocr/ocr.js';
+import { PRINTED_TUNING } from './printed-tuning.js';
 
 /** The pages a side's printed text is read from: the side itself, the document squared up, its block of text alone. */
 export type PageKind = 'side' | 'squared' | 'block';
@@ -60,18 +62,23 @@ export class PrintedPages {
   private async prepare(kind: PageKind): Promise<GreyPage | null> {
     const portrait = await this.side.portrait;
     const face = portrait ? regionOf(portrait.box) : undefined;
-    const blank = face ? portraitBlank(face) : undefined;
+    const around = face ? portraitBlank(face) : undefined;
+    const painted = paintsPortrait(portrait);
+    const blank = painted ? around : undefined;
     if (kind === 'side') return levelledTextPage(await this.side.levelled(), { blank, face, turnedBy: await this.side.skew() });
-    if (!face || !blank) return null;
+    if (!face || !around) return null;
     if (kind === 'squared') {
       const squared = await squareUp(this.side.image, face);
       if (!squared) return null;
       const squaredFace = squared.region(face);
-      return levelledTextPage(squared.image, { blank: portraitBlank(squaredFace), face: squaredFace, turnedBy: 0 });
+      return levelledTextPage(squared.image, { blank: painted ? portraitBlank(squaredFace) : undefined, face: squaredFace, turnedBy: 0 });
     }
-    const block = await documentRegion(this.side.image, blank);
+    const block = await documentRegion(this.side.image, around);
     if (!block) return null;
-    return textPage(cropDecoded(this.side.image, block), { blank: regionWithin(blank, block), rotateDegrees: await this.side.skew() });
+    return textPage(cropDecoded(this.side.image, block), {
+      blank: blank && regionWithin(blank, block),
+      rotateDegrees: await this.side.skew(),
+    });
   }
 }
 
@@ -80,4 +87,13 @@ export function portraitBlank({ left: x, top: y, width: w, height: h }: Region):
   const left = Math.max(0, x - 0.42 * w);
   const top = Math.max(0, y - 0.59 * h);
   return { left, top, width: Math.min(1 - left, 1.85 * w), height: Math.min(1 - top, 2.35 * h) };
+}
+
+/**
+ * Whether a page paints its portrait out: only a face the detector is sure of. An unsure one is as
+ * often something else printed (a ghost portrait, a drawing, letters), and its blank took the
+ * fields' letters with it.
+ */
+export function paintsPortrait(portrait: Pick<FaceResult, 'score'> | null): boolean {
+  return portrait !== null && portrait.score >= PRINTED_TUNING.blankFaceScore;
 }

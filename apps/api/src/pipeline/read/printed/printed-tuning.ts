@@ -4,6 +4,15 @@
  */
 export const PRINTED_TUNING = {
   /**
+   * The portrait is painted out of the printed pages only where the face stage found it this surely
+   * (its `score`). Under it, the face found is as often something else printed on the card (a ghost
+   * portrait, a drawn one's outline, a run of letters: 0.4), and its blank wiped the fields beside
+   * it; the real documents' printed portraits were found at 0.91 or more. What it trades:
+   * a real portrait found unsure is read with its texture (junk words beside the fields, which the
+   * labels' readers skip) rather than painted out.
+   */
+  blankFaceScore: 0.6,
+  /**
    * How sure a printed proposal is before the page's own confidence weighs it (a proposal's
    * confidence is this times `pageWeight.floor + (1 - floor) * page confidence`). Two readings
    * agreeing combine (fuse.ts): a labelled field read the same way twice is sure.

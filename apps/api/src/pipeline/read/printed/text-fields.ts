@@ -79,6 +79,14 @@ const YEAR_ENDS_IN_STROKE = /(?<=[ ./-])((?:19|20)\d)[\]|[!I](?![A-Z0-9])/g;
 const NUMERIC_DATE = /\b(\d{2})[ ./-]?(\d{2})[ ./-]?(\d{4})\b|\b(\d{4})-(\d{2})-(\d{2})\b/g;
 
 /**
+ * Dates that are neither the holder's nor the document's: a licence's card design revision (`REV
+ * 07/01/2018`) and its document discriminator where printed as a date (AAMVA's `5 DD`). Read as
+ * dates, they were taken for the expiry by their order, or stood between an issue date and a past
+ * labelled expiry as if one were the other's issue. Their label is kept, the date dropped.
+ */
+const NOT_THE_DOCUMENTS_DATE = /(\bREV|(?<![A-Z0-9])\d?DD)[\s:.]*(?:\d{2}[./-]\d{2}[./-]\d{4}|\d{4}-\d{2}-\d{2})(?!\d)/g;
+
+/**
  * A day's or a month's two digits split by a space the OCR put between them (22.1 2.2034 for
  * 22.12.2034: a 1 set narrow beside its neighbour), within a date separated by dots, slashes or
  * hyphens (the same one twice), so nothing but a date's group can match.
@@ -234,7 +242,7 @@ export function readTextFields(text: string, now: Date, country: string | null =
       })
       .replace(J_LOST_DATE, (_, d: string, mon: string, y: string) => ` ${y}-${J_MONTHS[mon]!}-${d.padStart(2, '0')} `),
     monthFirst,
-  );
+  ).replace(NOT_THE_DOCUMENTS_DATE, '$1 ');
   const read = [...withMonthNumbers.matchAll(NUMERIC_DATE)]
     .map((m) => ({
       iso: m[4] ? `${m[4]}-${m[5]}-${m[6]}` : isoDate(m[1]!, m[2]!, m[3]!, monthFirst),
