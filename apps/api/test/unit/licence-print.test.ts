@@ -109,6 +109,12 @@ describe("a licence's names by their field numbers", () => {
     expect(printedFields('JOHN SMITH\n2 HIGH STREET\nLONDON\n')).toMatchObject({ surname: null, givenNames: null });
   });
 
+  // heldout-f0c5/10 turned 270 degrees: a card read on its side proposed a surname and given names
+  // from junk, and so was not turned back (two fields proposed look like a page read upright).
+  it('near miss: a numbered 2 on a page not laid out by field numbers puts no surname above it', () => {
+    expect(printedFields('% BY\nOO\n2. IN\n3. = a\n')).toMatchObject({ surname: null });
+  });
+
   it('near miss: a "2" line under no name is no label', () => {
     expect(printedFields('4a ISS 4d NUMBER\n03/18/2018 736HDV787\n2 HIGH STREET\n')).toMatchObject({ givenNames: null });
   });

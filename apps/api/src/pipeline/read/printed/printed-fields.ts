@@ -150,6 +150,8 @@ interface Labelled {
   value: string;
   /** The line the label stands on. */
   line: number;
+  /** Found by a label's words ("Given names"), or by its field number on a page laid out by them: a name stands above it. */
+  underName: boolean;
 }
 
 function labelledName(lines: string[], labels: string[]): Labelled | null {
@@ -190,7 +192,7 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
       (nextFollows() ? strokeForOne?.exec(raw) : null);
     if (inline && /^\d$/.test(numbered)) {
       const v = nameValue(inline[1]!);
-      if (v) return { value: v, line: i };
+      if (v) return { value: v, line: i, underName: numberedPage };
     }
     const found = findLabel(ws, labels.slice(1));
     if (!found) continue;
@@ -202,10 +204,10 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
       if (w.length >= 4 && isLabelWord(w)) lastLabel = k;
     });
     const rest = after.slice(lastLabel + 1).filter((w) => !isLabelWord(w));
-    if (rest.length && rest.join('').length >= 3) return { value: rest.join(' '), line: i };
+    if (rest.length && rest.join('').length >= 3) return { value: rest.join(' '), line: i, underName: true };
     for (let j = i + 1; j < Math.min(lines.length, i + 3); j++) {
       const v = nameValue(lines[j]!);
-      if (v) return { value: v, line: i };
+      if (v) return { value: v, line: i, underName: true };
     }
   }
   return null;
@@ -217,7 +219,9 @@ function labelledName(lines: string[], labels: string[]): Labelled | null {
  * names' label.
  */
 function nameAboveLabel(lines: string[], given: Labelled): string | null {
-  return given.line > 0 ? nameValue(lines[given.line - 1]!) : null;
+  // A "2" found alone on a page not laid out by field numbers is as likely junk (a card read on its
+  // side): the line above it is no surname.
+  return given.underName && given.line > 0 ? nameValue(lines[given.line - 1]!) : null;
 }
 
 /**
