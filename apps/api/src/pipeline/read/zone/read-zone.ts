@@ -37,6 +37,7 @@ export async function readZone(ocr: OcrEngine, side: LocatedSide, opts: { now: D
   };
   const complete = () => best !== null && isComplete(best);
   const read = (img: DecodedImage, where: number | Region) => ocr.readMrzRegion(img, where);
+  const readGrey = () => ocr.readMrzRegion(level, ZONE_REGIONS.bottom, { binarise: false });
 
   const bottomText = await read(level, ZONE_REGIONS.bottom);
   consider(bottomText);
@@ -44,7 +45,7 @@ export async function readZone(ocr: OcrEngine, side: LocatedSide, opts: { now: D
   // A small scan's zone is scaled up several times to be read: its thin strokes turn light grey,
   // and binarising against their surroundings erases them. Such a zone is read in its grey too.
   if (level.pixelWidth * ZONE_REGIONS.greyWhenScaledBy < ZONE_MIN_WIDTH) {
-    consider(await ocr.readMrzRegion(level, ZONE_REGIONS.bottom, { binarise: false }));
+    consider(await readGrey());
     if (complete()) return { zone: best, seen };
   }
   opts.missed?.();
@@ -60,8 +61,7 @@ export async function readZone(ocr: OcrEngine, side: LocatedSide, opts: { now: D
   if (!complete() && fillers && level !== side.image) consider(await read(side.image, ZONE_REGIONS.bottom));
   // A zone printed over a tint or a guilloche (visas, residence permits) binarises into specks with
   // its letters, its runs of fillers standing out: read in its grey, once the binarised looks missed.
-  if (!complete() && fillers && level.pixelWidth * ZONE_REGIONS.greyWhenScaledBy >= ZONE_MIN_WIDTH)
-    consider(await ocr.readMrzRegion(level, ZONE_REGIONS.bottom, { binarise: false }));
+  if (!complete() && fillers && level.pixelWidth * ZONE_REGIONS.greyWhenScaledBy >= ZONE_MIN_WIDTH) consider(await readGrey());
   if (complete() || !seen) return { zone: best, seen };
   // A zone seen and not read whole: the side under perspective (its lines converge, one levelling
   // does not level them all) is found by its four edges, seen square on, and its lower half read.

@@ -59,9 +59,7 @@ function readAs(layout: ZoneLayout, read: readonly string[], now: Date, lineStar
   const number = chosenNumber(t, readNumber(t, fixed), fixed);
   repairs += number.repairs;
   number.write(fixed);
-  const composite = t.composite
-    ? checkDigit(t.composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, t.composite.check)
-    : null;
+  const composite = compositeHolds(t, fixed);
   const checks = {
     documentNumber: number.holds,
     dateOfBirth: birth.holds && mrzDate(birth.value, 'birth', now) !== null,
@@ -274,6 +272,11 @@ export function chanceOfHolding(swappable: number, swaps: number): number {
   return 1 - 0.9 ** tried;
 }
 
+/** Whether the composite check digit holds over the lines as they stand; null where the layout has none. */
+function compositeHolds(t: LayoutTable, lines: readonly string[]): boolean | null {
+  return t.composite ? checkDigit(t.composite.covers.map((s) => take(lines, s)).join('')) === take(lines, t.composite.check) : null;
+}
+
 /**
  * The number a zone reports: as read where its check holds; else the repair its composite check
  * digit bears out too (two checks holding by chance is one in a hundred), else the fewest swaps
@@ -282,12 +285,11 @@ export function chanceOfHolding(swappable: number, swaps: number): number {
  */
 function chosenNumber(t: LayoutTable, n: NumberRead, lines: readonly string[]): CheckedRead {
   if (n.asRead.holds || !n.repaired.length) return n.asRead;
-  const composite = t.composite;
-  if (composite) {
+  if (t.composite) {
     const holdsWith = (r: CheckedRead) => {
       const fixed = [...lines];
       r.write(fixed);
-      return checkDigit(composite.covers.map((s) => take(fixed, s)).join('')) === take(fixed, composite.check);
+      return compositeHolds(t, fixed) === true;
     };
     const borneOut = n.repaired.find(holdsWith);
     if (borneOut && !holdsWith(n.asRead)) return borneOut;
